@@ -1,0 +1,110 @@
+/* SYNCTRACE_* settings.
+ *
+ *   SYNCTRACE_SPIN   none | bail | full | N | bail:N | full:N
+ *                    spin strategy before a futex sleep, and its iteration
+ *                    budget (default bail:100, see README "Spin default").
+ *   SYNCTRACE_LEVEL  contention (default) | full   (events when tracing)
+ *   SYNCTRACE_TRACE  1: load libsynctrace-tp.so (and so liblttng-ust) at
+ *                    start and trace into the active session.
+ *
+ * A value that does not parse is reported once on stderr and ignored. */
+#include "config.h"
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal/trace.h"
+
+int st_spin_mode = ST_SPIN_BAIL;
+int st_spin_limit = 100;
+int st_level = ST_LEVEL_CONTENTION;
+
+static int parse_count(const char *s, int *out)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (end == s || *end || v < 0 || v > INT_MAX)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+int st_parse_spin(const char *s, int *mode, int *limit)
+{
+	static const struct { const char *name; int mode; } modes[] = {
+		{ "none", ST_SPIN_NONE }, { "bail", ST_SPIN_BAIL }, { "full", ST_SPIN_FULL },
+	};
+	const char *colon = strchr(s, ':');
+	size_t len = colon ? (size_t)(colon - s) : strlen(s);
+
+	for (unsigned i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		if (strlen(modes[i].name) != len || strncmp(s, modes[i].name, len))
+			continue;
+		if (colon && parse_count(colon + 1, limit))
+			return -1;
+		*mode = modes[i].mode;
+		return 0;
+	}
+	if (!colon && parse_count(s, limit) == 0) {
+		*mode = *limit ? ST_SPIN_BAIL : ST_SPIN_NONE;
+		return 0;
+	}
+	return -1;
+}
+
+void st_config_load(void)
+{
+	static int loaded;
+	const char *s;
+
+	if (loaded)
+		return;
+	loaded = 1;
+	if ((s = getenv("SYNCTRACE_SPIN")) && *s) {
+		int mode = st_spin_mode, limit = st_spin_limit;
+		if (st_parse_spin(s, &mode, &limit))
+			fprintf(stderr, "synctrace: SYNCTRACE_SPIN=%s is not none, bail, full, "
+					"a count or MODE:COUNT; keeping the default\n", s);
+		else
+			st_spin_mode = mode, st_spin_limit = limit;
+	}
+	if ((s = getenv("SYNCTRACE_LEVEL")) && *s) {
+		if (!strcmp(s, "full"))
+			st_level = ST_LEVEL_FULL;
+		else if (!strcmp(s, "contention"))
+			st_level = ST_LEVEL_CONTENTION;
+		else
+			fprintf(stderr, "synctrace: SYNCTRACE_LEVEL=%s is not contention or "
+					"full; keeping contention\n", s);
+	}
+}
+
+/* SYNCTRACE_TRACE=1: load the probes from beside this library. */
+static void load_probes(void)
+{
+	Dl_info info;
+	char path[4096];
+	const char *slash;
+
+	if (!dladdr((void *)load_probes, &info) || !info.dli_fname ||
+	    !(slash = strrchr(info.dli_fname, '/'))) {
+		fprintf(stderr, "synctrace: cannot locate libsynctrace.so to load its probes\n");
+		return;
+	}
+	snprintf(path, sizeof(path), "%.*s/libsynctrace-tp.so",
+		 (int)(slash - info.dli_fname), info.dli_fname);
+	if (!dlopen(path, RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE))
+		fprintf(stderr, "synctrace: SYNCTRACE_TRACE=1 but %s\n", dlerror());
+}
+
+__attribute__((constructor)) static void st_config_init(void)
+{
+	const char *t;
+
+	st_config_load();
+	if ((t = getenv("SYNCTRACE_TRACE")) && !strcmp(t, "1") && !st_probes_in)
+		load_probes();
+}

@@ -1,0 +1,71 @@
+#include "futex.h"
+
+#include <errno.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "trace.h"
+
+static inline long sys_futex(volatile int *addr, int op, int val,
+			     const struct timespec *ts, volatile int *addr2, int val3)
+{
+	return syscall(SYS_futex, addr, op, val, ts, addr2, val3);
+}
+
+static inline int priv(int shared)
+{
+	return shared ? 0 : FUTEX_PRIVATE_FLAG;
+}
+
+int st_futex_wait(volatile int *addr, int val, int shared, clockid_t clk,
+		  const struct timespec *abs, const void *obj)
+{
+	int op = FUTEX_WAIT_BITSET | priv(shared);
+	unsigned long long t0 = 0;
+	int r;
+
+	if (abs) {
+		/* The kernel rejects a negative time; POSIX says it has passed. */
+		if (abs->tv_sec < 0)
+			return ETIMEDOUT;
+		if (clk == CLOCK_REALTIME)
+			op |= FUTEX_CLOCK_REALTIME;
+	}
+	if (st_tracing())
+		t0 = st_now_ns();
+	/* errno is the caller's: keep it as it was (sem_* set it themselves). */
+	int saved = errno;
+	r = sys_futex(addr, op, val, abs, 0, FUTEX_BITSET_MATCH_ANY) == 0 ? 0 : errno;
+	errno = saved;
+	if (r != ETIMEDOUT && r != EINTR && r != EAGAIN)
+		r = 0; /* EFAULT and friends: treat as a spurious return */
+	if (t0)
+		ST_TRACE(futex, wait, obj, (const void *)addr, val, r, st_now_ns() - t0);
+	return r;
+}
+
+int st_futex_wake(volatile int *addr, int n, int shared, const void *obj)
+{
+	int saved = errno;
+	long r = sys_futex(addr, FUTEX_WAKE | priv(shared), n, 0, 0, 0);
+	errno = saved;
+	if (r < 0)
+		r = 0; /* EFAULT: the word was unmapped by its new owner; nobody woke */
+	ST_TRACE(futex, wake, obj, (const void *)addr, n, (int)r);
+	return (int)r;
+}
+
+int st_futex_requeue(volatile int *addr, int val, int nwake, int nmove,
+		     volatile int *addr2, int shared, const void *obj)
+{
+	int saved = errno;
+	long r = sys_futex(addr, FUTEX_CMP_REQUEUE | priv(shared), nwake,
+			   (const struct timespec *)(long)nmove, addr2, val);
+	if (r < 0)
+		r = -errno;
+	errno = saved;
+	ST_TRACE(futex, requeue, obj, (const void *)addr, (const void *)addr2,
+		 nwake, nmove, (int)r);
+	return (int)r;
+}

@@ -1,0 +1,32 @@
+/* Per-thread state of the library: initial-exec TLS, so reaching it is one
+ * %fs-relative load and never allocates or calls into the dynamic loader. */
+#ifndef ST_TLS_H
+#define ST_TLS_H
+
+#include "atomic.h"
+
+struct st_tls {
+	int tid;             /* cached gettid(); 0 until first needed */
+	int guard;           /* non-zero while a probe runs: no nested events */
+	const void *caller;  /* return address of the current slow-path call */
+};
+
+extern __thread struct st_tls st_tls __attribute__((tls_model("initial-exec")));
+
+int st_tid_slow(void);
+
+/* The calling thread's kernel tid. Cached per thread: after fork() the
+ * forking thread keeps its parent's value in the child, which keeps the
+ * mutexes it held owned by it there (POSIX); process-shared objects that
+ * compare owners across processes use st_tid_fresh(). */
+static inline int st_tid(void)
+{
+	int t = st_tls.tid;
+	if (st_unlikely(!t))
+		t = st_tid_slow();
+	return t;
+}
+
+int st_tid_fresh(void);
+
+#endif

@@ -1,0 +1,84 @@
+/* The trace guard: how the primitives emit events.
+ *
+ *   ST_TRACE(family, event, args...)
+ *
+ * fires synctrace_<family>:<event> when a probe table is registered (see
+ * tracepoints/st_probes.h), unless
+ *  - the thread is already inside a probe (the tracer locks mutexes and
+ *    waits on semaphores: on our implementation), or
+ *  - the current slow path was entered from the tracer's own code
+ *    (st_tls.caller lies in liblttng-ust*: lttng-ust locks our mutexes while
+ *    it holds its own init lock, and an event there would deadlock).
+ * With no table registered the cost is one load and a not-taken branch. */
+#ifndef ST_TRACE_H
+#define ST_TRACE_H
+
+#include "st_probes.h"
+#include "tls.h"
+
+extern int st_trace_flags;                  /* 0, or ST_LEVEL_* when a table is in */
+extern const struct st_probes *st_probes_in; /* the registered table */
+extern struct st_code_range st_tracer_code[ST_MAX_TRACER_RANGES];
+extern int st_tracer_code_n;
+
+static inline int st_tracing(void)
+{
+	return st_unlikely(st_load_relaxed(&st_trace_flags) != 0);
+}
+
+static inline int st_tracing_full(void)
+{
+	return st_unlikely(st_load_relaxed(&st_trace_flags) >= ST_LEVEL_FULL);
+}
+
+static inline int st_from_tracer(const void *caller)
+{
+	uintptr_t a = (uintptr_t)caller;
+	for (int i = 0; i < st_tracer_code_n; i++)
+		if (a >= st_tracer_code[i].lo && a < st_tracer_code[i].hi)
+			return 1;
+	return 0;
+}
+
+/* Note where the current operation was called from (its slow path only). */
+static inline void st_set_caller(const void *caller)
+{
+	st_tls.caller = caller;
+}
+
+static inline int st_trace_enter(void)
+{
+	if (st_tls.guard || st_from_tracer(st_tls.caller))
+		return 0;
+	st_tls.guard = 1;
+	return 1;
+}
+
+static inline void st_trace_leave(void)
+{
+	st_tls.guard = 0;
+}
+
+#define ST_TRACE(fam, name, ...)                                           \
+	do {                                                               \
+		if (st_tracing() && st_trace_enter()) {                    \
+			st_load_acquire(&st_probes_in)->fam##_##name(__VA_ARGS__); \
+			st_trace_leave();                                  \
+		}                                                          \
+	} while (0)
+
+/* For full-level events on fast paths: caller is known inline. */
+#define ST_TRACE_FULL(caller_, fam, name, ...)                             \
+	do {                                                               \
+		if (st_tracing_full()) {                                   \
+			st_set_caller(caller_);                            \
+			ST_TRACE(fam, name, __VA_ARGS__);                  \
+		}                                                          \
+	} while (0)
+
+#define ST_CALLER() __builtin_return_address(0)
+
+/* Public names: everything else is hidden (-fvisibility=hidden). */
+#define ST_EXPORT __attribute__((visibility("default")))
+
+#endif

@@ -1,0 +1,142 @@
+/* pthread_mutex_lock / timedlock / clocklock: everything past the first CAS.
+ * The state machine is in mutex.h. */
+#include <errno.h>
+
+#include "internal/futex.h"
+#include "internal/objects.h"
+#include "mutex/mutex.h"
+#include "wait/wait.h"
+
+struct take {
+	struct st_mutex *m;
+	int self;
+};
+
+/* FREE → HELD. Test before the CAS so spinners share the line read-only. */
+static int take(void *p)
+{
+	struct take *t = p;
+	return st_load_relaxed(&t->m->lock) == 0 &&
+	       st_cas_acquire(&t->m->lock, 0, t->self);
+}
+
+/* Called with the lock held: the counters are ours. */
+static void acquired_slow(struct st_mutex *m, const void *caller, int how, int spins,
+			  int sleeps, unsigned long long t0)
+{
+	uint64_t n = ++m->acquisitions;
+	uint32_t c = ++m->contended;
+	if (t0) {
+		st_object_note(m, ST_FAMILY_MUTEX);
+		ST_TRACE(mutex, acquired, m, caller, how, spins, sleeps,
+			 st_now_ns() - t0, n, c);
+	}
+}
+
+/* The re-lock checks every type makes before waiting: 1 if *ret is final. */
+static int owner_relock(struct st_mutex *m, int type, int self, int *ret,
+			const void *caller)
+{
+	int owner = st_load_relaxed(&m->lock) & ST_MUTEX_TID_MASK;
+	if (owner != self)
+		return 0;
+	switch (type) {
+	case PTHREAD_MUTEX_RECURSIVE:
+		/* Only the owner writes count: no race. */
+		if (m->count == ~0u) {
+			*ret = EAGAIN;
+			return 1;
+		}
+		m->count++;
+		uint64_t n = ++m->acquisitions;
+		ST_TRACE_FULL(caller, mutex, acquired, m, caller, ST_HOW_RECURSIVE, 0, 0,
+			      0, n, m->contended);
+		*ret = 0;
+		return 1;
+	case PTHREAD_MUTEX_ERRORCHECK:
+		*ret = EDEADLK;
+		return 1;
+	default:
+		/* Normal/adaptive: POSIX says deadlock, and glibc does. Say so in
+		 * the trace before the hang, then wait like glibc (a timed lock
+		 * times out). */
+		ST_TRACE(mutex, misuse, m, caller, ST_MISUSE_RELOCK_OWNER, owner);
+		return 0;
+	}
+}
+
+int st_mutex_lock_slow(struct st_mutex *m, clockid_t clk,
+		       const struct timespec *abs, const void *caller)
+{
+	int kind = m->kind, ret;
+
+	if (st_unlikely(kind & ST_MUTEX_FORWARDED) && kind != ST_MUTEX_DESTROYED)
+		return st_mutex_forward_lock((pthread_mutex_t *)m, clk, abs, 1, caller);
+	st_set_caller(caller);
+	if (st_unlikely(kind & ~(ST_MUTEX_TYPE_MASK | ST_MUTEX_PSHARED | ST_MUTEX_ELISION))) {
+		ST_TRACE(mutex, misuse, m, caller, ST_MISUSE_USE_DESTROYED, 0);
+		return EINVAL;
+	}
+
+	int type = kind & ST_MUTEX_TYPE_MASK, shared = kind & ST_MUTEX_PSHARED;
+	struct take t = { m, st_tid() };
+
+	if (type != PTHREAD_MUTEX_NORMAL && type != PTHREAD_MUTEX_ADAPTIVE_NP &&
+	    owner_relock(m, type, t.self, &ret, caller))
+		return ret;
+	if (st_cas_acquire(&m->lock, 0, t.self)) {
+		uint64_t n = ++m->acquisitions;
+		ST_TRACE_FULL(caller, mutex, acquired, m, caller, ST_HOW_FAST, 0, 0, 0, n,
+			      m->contended);
+		return 0;
+	}
+	if (type == PTHREAD_MUTEX_NORMAL || type == PTHREAD_MUTEX_ADAPTIVE_NP)
+		owner_relock(m, type, t.self, &ret, caller);
+	/* glibc checks the time only once it knows it must wait. */
+	if ((ret = st_timespec_check(abs)))
+		return ret;
+
+	unsigned long long t0 = st_tracing() ? st_now_ns() : 0;
+	int spins, sleeps = 0;
+	ST_TRACE(mutex, requested, m, caller, st_load_relaxed(&m->lock) & ST_MUTEX_TID_MASK,
+		 st_load_relaxed(&m->waiters));
+
+	if (st_spin(m, &m->waiters, take, &t, &spins) == ST_SPUN_ACQUIRED) {
+		acquired_slow(m, caller, ST_HOW_SPIN, spins, 0, t0);
+		return 0;
+	}
+
+	st_inc(&m->waiters);
+	for (;;) {
+		int v = st_load_relaxed(&m->lock);
+		if (v == 0) {
+			/* FREE → CONTENDED when others are in this loop (some may be
+			 * asleep, relying on the bit), else FREE → HELD. */
+			int mine = t.self;
+			if (st_load_relaxed(&m->waiters) > 1)
+				mine |= ST_MUTEX_SLEEPERS;
+			if (st_cas_acquire(&m->lock, 0, mine))
+				break;
+			continue;
+		}
+		/* HELD → CONTENDED, so the owner's swap sees a sleeper. */
+		if (!(v & ST_MUTEX_SLEEPERS)) {
+			if (!st_cas_acquire(&m->lock, v, v | ST_MUTEX_SLEEPERS))
+				continue;
+			v |= ST_MUTEX_SLEEPERS;
+		}
+		int r = st_futex_wait(&m->lock, v, shared, clk, abs, m);
+		sleeps++;
+		if (r == ETIMEDOUT) {
+			/* We never held the lock: m is valid because we are still
+			 * one of its waiters (destroying it now is the caller's bug). */
+			st_dec(&m->waiters);
+			if (t0)
+				ST_TRACE(mutex, timeout, m, caller, sleeps, st_now_ns() - t0);
+			return ETIMEDOUT;
+		}
+	}
+	st_dec(&m->waiters);
+	acquired_slow(m, caller, ST_HOW_SLEEP, spins, sleeps, t0);
+	return 0;
+}

@@ -1,0 +1,37 @@
+#include <errno.h>
+
+#include "mutex/mutex.h"
+
+int st_mutex_trylock_slow(struct st_mutex *m, const void *caller)
+{
+	int kind = m->kind;
+
+	if (st_unlikely(kind & ST_MUTEX_FORWARDED) && kind != ST_MUTEX_DESTROYED)
+		return st_mutex_forward_trylock((pthread_mutex_t *)m, caller);
+	st_set_caller(caller);
+	if (st_unlikely(kind & ~(ST_MUTEX_TYPE_MASK | ST_MUTEX_PSHARED | ST_MUTEX_ELISION))) {
+		ST_TRACE(mutex, misuse, m, caller, ST_MISUSE_USE_DESTROYED, 0);
+		return EINVAL;
+	}
+	int self = st_tid(), ret = EBUSY;
+	int owner = st_load_relaxed(&m->lock) & ST_MUTEX_TID_MASK;
+
+	if (owner == self && (kind & ST_MUTEX_TYPE_MASK) == PTHREAD_MUTEX_RECURSIVE) {
+		if (m->count == ~0u) {
+			ret = EAGAIN;
+		} else {
+			m->count++;
+			uint64_t n = ++m->acquisitions;
+			ST_TRACE_FULL(caller, mutex, acquired, m, caller, ST_HOW_RECURSIVE, 0, 0,
+				      0, n, m->contended);
+			return 0;
+		}
+	} else if (st_cas_acquire(&m->lock, 0, self)) {
+		uint64_t n = ++m->acquisitions;
+		ST_TRACE_FULL(caller, mutex, acquired, m, caller, ST_HOW_TRYLOCK, 0, 0, 0, n,
+			      m->contended);
+		return 0;
+	}
+	ST_TRACE(mutex, trylock_failed, m, caller, ret, owner);
+	return ret;
+}

@@ -1,0 +1,131 @@
+/* pthread_create: thread lifecycle events, and the tracer's threads.
+ *
+ * Without tracing and for ordinary callers this is glibc's pthread_create,
+ * untouched. While tracing, a new application thread runs through
+ * st_thread_start, which emits synctrace_thread:start/exit.
+ *
+ * THE TRACER'S THREADS AND pthread_exit FROM main. liblttng-ust starts
+ * listener threads that live until the process ends. glibc ends a process
+ * whose main returned through pthread_exit when its thread count
+ * (__nptl_nthreads, exported GLIBC_PRIVATE for libthread_db) drops to 0,
+ * and the tracer's threads would keep it above 0 forever. So a thread whose
+ * creator is the tracer's code is taken out of that count once created,
+ * and put back just before it ends (unless the count is already 0: the
+ * process is then exiting, and putting it back would make glibc call exit a
+ * second time). The program's own threads are counted exactly as before,
+ * so main's pthread_exit, or the last thread's end, exits the process with
+ * status 0 when the program's last thread ends, as without tracing. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal/trace.h"
+
+typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+
+struct start {
+	void *(*fn)(void *);
+	void *arg;
+	int creator;
+	int tracer;
+};
+
+static void *volatile real_create;
+static int *volatile nptl_nthreads; /* (int *)-1 when glibc lacks it */
+
+static int *thread_count(void)
+{
+	int *p = st_load_acquire(&nptl_nthreads);
+	if (!p) {
+		p = dlvsym(RTLD_DEFAULT, "__nptl_nthreads", "GLIBC_PRIVATE");
+		st_store_release(&nptl_nthreads, p ? p : (int *)-1);
+	}
+	return p == (int *)-1 ? 0 : p;
+}
+
+/* Is this return address in liblttng-ust's code? (Ranges are registered
+ * only after lttng-ust's constructor has started its threads, so ask the
+ * loader.) */
+static int created_by_tracer(const void *caller)
+{
+	Dl_info info;
+	return dladdr(caller, &info) && info.dli_fname &&
+	       strstr(info.dli_fname, "liblttng-ust");
+}
+
+static void tracer_thread_end(void *unused)
+{
+	(void)unused;
+	int *n = thread_count(), c;
+	if (!n)
+		return;
+	do {
+		c = st_load_acquire(n);
+		if (c <= 0)
+			return;
+	} while (!st_cas_acq_rel(n, c, c + 1));
+}
+
+static void app_thread_end(void *unwound)
+{
+	ST_TRACE(thread, exit, unwound != 0);
+}
+
+static void *run_tracer_thread(struct start s)
+{
+	void *ret;
+	pthread_cleanup_push(tracer_thread_end, 0);
+	ret = s.fn(s.arg);
+	pthread_cleanup_pop(1);
+	return ret;
+}
+
+static void *run_app_thread(struct start s)
+{
+	void *ret;
+	st_set_caller(0);
+	ST_TRACE(thread, start, s.creator, (const void *)s.fn);
+	pthread_cleanup_push(app_thread_end, (void *)1);
+	ret = s.fn(s.arg);
+	pthread_cleanup_pop(0);
+	app_thread_end(0);
+	return ret;
+}
+
+static void *st_thread_start(void *p)
+{
+	struct start s = *(struct start *)p;
+	free(p);
+	return s.tracer ? run_tracer_thread(s) : run_app_thread(s);
+}
+
+ST_EXPORT int pthread_create(pthread_t *t, const pthread_attr_t *a,
+			     void *(*fn)(void *), void *arg)
+{
+	create_fn real = st_load_acquire(&real_create);
+	const void *caller = ST_CALLER();
+
+	if (!real) {
+		real = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
+		st_store_release(&real_create, (void *)real);
+	}
+	int tracer = created_by_tracer(caller);
+	if (!tracer && !st_tracing())
+		return real(t, a, fn, arg);
+
+	struct start *s = malloc(sizeof(*s));
+	if (!s)
+		return EAGAIN;
+	*s = (struct start){ fn, arg, st_tid(), tracer };
+	int r = real(t, a, st_thread_start, s);
+	if (r) {
+		free(s);
+		return r;
+	}
+	int *n;
+	if (tracer && (n = thread_count()))
+		st_fetch_add(n, -1);
+	return 0;
+}

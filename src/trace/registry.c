@@ -1,0 +1,116 @@
+/* The probe table libsynctrace-tp.so registers, and the objects whose
+ * counters are flushed when tracing stops. */
+#include <link.h>
+#include <string.h>
+
+#include "config.h"
+#include "internal/objects.h"
+#include "internal/trace.h"
+
+int st_trace_flags;
+const struct st_probes *st_probes_in;
+struct st_code_range st_tracer_code[ST_MAX_TRACER_RANGES];
+int st_tracer_code_n;
+
+ST_EXPORT int synctrace_register_probes(const struct st_probes *probes, unsigned size,
+					const struct st_code_range *ranges, int nranges)
+{
+	if (size != sizeof(struct st_probes) || st_probes_in)
+		return -1;
+	st_config_load(); /* the probes may come before our constructor */
+	if (nranges > ST_MAX_TRACER_RANGES)
+		nranges = ST_MAX_TRACER_RANGES;
+	memcpy(st_tracer_code, ranges, (size_t)nranges * sizeof(*ranges));
+	st_store_release(&st_tracer_code_n, nranges);
+	st_store_release(&st_probes_in, probes);
+	st_store_release(&st_trace_flags, st_level);
+	st_set_caller(0);
+	ST_TRACE(meta, start, ST_FORMAT_MAJOR, ST_FORMAT_MINOR, st_level,
+		 st_spin_mode, st_spin_limit);
+	return 0;
+}
+
+ST_EXPORT void synctrace_unregister_probes(void)
+{
+	if (!st_tracing())
+		return;
+	st_set_caller(0);
+	int n = st_objects_flush();
+	ST_TRACE(meta, stop, n);
+	st_store_release(&st_trace_flags, 0);
+}
+
+/* ---- objects seen on slow paths while tracing ---------------------------
+ * A fixed table in .bss (no allocation, pages touched only when used):
+ * open addressing on the address, insert by CAS, never removed. At exit the
+ * counters of those that live in a loaded module's writable segment
+ * (static storage: certainly still mapped) are emitted; heap objects may be
+ * freed by then and are not read. */
+#define ST_OBJECTS 4096
+
+static struct {
+	void *volatile obj;
+	int family;
+} st_objects[ST_OBJECTS];
+
+void st_object_note(const void *obj, int family)
+{
+	uintptr_t h = ((uintptr_t)obj >> 3) * 0x9E3779B97F4A7C15ull;
+	for (unsigned i = 0; i < 16; i++) {
+		unsigned k = (unsigned)((h >> 40) + i) % ST_OBJECTS;
+		void *cur = st_objects[k].obj;
+		if (cur == obj)
+			return;
+		if (!cur) {
+			st_objects[k].family = family;
+			if (st_cas_ptr(&st_objects[k].obj, 0, (void *)obj))
+				return;
+			if (st_objects[k].obj == obj)
+				return;
+		}
+	}
+	/* table crowded here: this object's counters come only with its events */
+}
+
+struct static_check {
+	uintptr_t a;
+	int found;
+};
+
+static int in_writable_segment(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct static_check *c = data;
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_W) && c->a >= lo &&
+		    c->a < lo + ph->p_memsz) {
+			c->found = 1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int st_objects_flush(void)
+{
+	int n = 0;
+	for (unsigned k = 0; k < ST_OBJECTS; k++) {
+		void *obj = st_objects[k].obj;
+		if (!obj)
+			continue;
+		struct static_check c = { (uintptr_t)obj, 0 };
+		dl_iterate_phdr(in_writable_segment, &c);
+		if (!c.found)
+			continue;
+		switch (st_objects[k].family) {
+		case ST_FAMILY_MUTEX:
+			n += st_mutex_flush(obj);
+			break;
+		default:
+			break;
+		}
+	}
+	return n;
+}

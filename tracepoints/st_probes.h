@@ -1,0 +1,76 @@
+/* The contract between libsynctrace.so and libsynctrace-tp.so.
+ *
+ * Every event is defined once, in tracepoints/events/<family>.def, as
+ *   ST_EVENT(family, name, (type, arg, type, arg, ...), (lttng fields))
+ * From those lines this header builds `struct st_probes`, one function
+ * pointer per event. libsynctrace-tp.so (which links liblttng-ust) fills one
+ * with functions that fire the LTTng tracepoints and hands it to
+ * libsynctrace.so; until then the primitives see no table and emit nothing,
+ * at the cost of one load and a branch on their slow paths. libsynctrace.so
+ * itself never links or maps liblttng-ust. */
+#ifndef ST_PROBES_H
+#define ST_PROBES_H
+
+#include <stdint.h>
+
+/* Trace format: bump major when a field changes meaning or disappears. */
+#define ST_FORMAT_MAJOR 1
+#define ST_FORMAT_MINOR 0
+
+/* (t1, n1, t2, n2, ...) → "t1 n1, t2 n2, ..." and "n1, n2, ...". */
+#define ST_NARGS(...) ST_NARGS_(__VA_ARGS__, 20, 19, 18, 17, 16, 15, 14, 13, \
+	12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
+#define ST_NARGS_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, \
+	_14, _15, _16, _17, _18, _19, _20, N, ...) N
+#define ST_CAT(a, b) ST_CAT_(a, b)
+#define ST_CAT_(a, b) a##b
+#define ST_DECL(...) ST_CAT(ST_DECL_, ST_NARGS(__VA_ARGS__))(__VA_ARGS__)
+#define ST_NAMES(...) ST_CAT(ST_NAMES_, ST_NARGS(__VA_ARGS__))(__VA_ARGS__)
+#define ST_DECL_2(t, n) t n
+#define ST_DECL_4(t, n, ...) t n, ST_DECL_2(__VA_ARGS__)
+#define ST_DECL_6(t, n, ...) t n, ST_DECL_4(__VA_ARGS__)
+#define ST_DECL_8(t, n, ...) t n, ST_DECL_6(__VA_ARGS__)
+#define ST_DECL_10(t, n, ...) t n, ST_DECL_8(__VA_ARGS__)
+#define ST_DECL_12(t, n, ...) t n, ST_DECL_10(__VA_ARGS__)
+#define ST_DECL_14(t, n, ...) t n, ST_DECL_12(__VA_ARGS__)
+#define ST_DECL_16(t, n, ...) t n, ST_DECL_14(__VA_ARGS__)
+#define ST_DECL_18(t, n, ...) t n, ST_DECL_16(__VA_ARGS__)
+#define ST_DECL_20(t, n, ...) t n, ST_DECL_18(__VA_ARGS__)
+#define ST_NAMES_2(t, n) n
+#define ST_NAMES_4(t, n, ...) n, ST_NAMES_2(__VA_ARGS__)
+#define ST_NAMES_6(t, n, ...) n, ST_NAMES_4(__VA_ARGS__)
+#define ST_NAMES_8(t, n, ...) n, ST_NAMES_6(__VA_ARGS__)
+#define ST_NAMES_10(t, n, ...) n, ST_NAMES_8(__VA_ARGS__)
+#define ST_NAMES_12(t, n, ...) n, ST_NAMES_10(__VA_ARGS__)
+#define ST_NAMES_14(t, n, ...) n, ST_NAMES_12(__VA_ARGS__)
+#define ST_NAMES_16(t, n, ...) n, ST_NAMES_14(__VA_ARGS__)
+#define ST_NAMES_18(t, n, ...) n, ST_NAMES_16(__VA_ARGS__)
+#define ST_NAMES_20(t, n, ...) n, ST_NAMES_18(__VA_ARGS__)
+
+struct st_probes {
+#define ST_EVENT(fam, name, args, fields) void (*fam##_##name)(ST_DECL args);
+#include "st_all_events.h"
+#undef ST_EVENT
+};
+
+/* Address ranges of the tracer's own code: calls whose caller lies inside
+ * them are never traced (lttng-ust locks our mutexes, sometimes while it
+ * holds its own init lock). */
+struct st_code_range {
+	uintptr_t lo, hi;
+};
+#define ST_MAX_TRACER_RANGES 16
+
+/* Trace levels (SYNCTRACE_LEVEL). */
+#define ST_LEVEL_CONTENTION 1
+#define ST_LEVEL_FULL 2
+
+/* Exported by libsynctrace.so, called once by libsynctrace-tp.so's
+ * constructor. Returns 0, or -1 if the table's size does not match (two
+ * builds mixed). */
+int synctrace_register_probes(const struct st_probes *probes, unsigned size,
+			      const struct st_code_range *ranges, int nranges);
+/* Called by libsynctrace-tp.so's destructor: emit counters, stop tracing. */
+void synctrace_unregister_probes(void);
+
+#endif

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Run one test binary in one mode:
+#   glibc    as built (glibc's primitives)
+#   preload  with libsynctrace.so preloaded, no tracing
+#   traced   preloaded with the probes, into a private LTTng session of its
+#            own; the trace must hold synctrace_meta:start (tracing really
+#            happened). ST_TRACE_CHECK, if set, is run with the trace
+#            directory as its last argument and must succeed too.
+# usage: run-mode.sh MODE LIBSYNCTRACE LIBSYNCTRACE_TP -- PROGRAM ARGS...
+set -u
+mode=$1 lib=$2 tp=$3
+shift 3
+[ "${1:-}" = "--" ] && shift
+export ST_TEST_MODE=$mode
+case $mode in
+glibc) exec "$@" ;;
+preload) LD_PRELOAD=$lib exec "$@" ;;
+traced) ;;
+*) echo "run-mode.sh: unknown mode $mode" >&2; exit 2 ;;
+esac
+
+if ! lttng list >/dev/null 2>&1; then
+	echo "run-mode.sh: no LTTng session daemon reachable; run the suite through './synctrace.sh test', which starts a private one" >&2
+	exit 1
+fi
+name="st-$$-$RANDOM"
+dir=$(mktemp -d "${TMPDIR:-/tmp}/st-trace.XXXXXX")
+cleanup() { lttng destroy "$name" >/dev/null 2>&1; [ -n "${ST_KEEP_TRACE:-}" ] || rm -rf "$dir"; }
+trap cleanup EXIT
+lttng create "$name" --output="$dir/trace" >/dev/null &&
+	lttng enable-channel -u -s "$name" --subbuf-size=4M --num-subbuf=8 chan >/dev/null &&
+	lttng enable-event -u -s "$name" -c chan 'synctrace_*' >/dev/null &&
+	lttng add-context -u -s "$name" -c chan -t vpid -t vtid -t procname >/dev/null &&
+	lttng start "$name" >/dev/null || { echo "run-mode.sh: cannot set up session $name" >&2; exit 1; }
+LD_PRELOAD="$lib $tp" "$@"
+rc=$?
+lttng stop "$name" >/dev/null 2>&1
+if [ $rc -ne 0 ]; then
+	exit $rc
+fi
+if ! babeltrace2 "$dir/trace" 2>/dev/null | grep -q 'synctrace_meta:start'; then
+	echo "run-mode.sh: traced run left no synctrace_meta:start in $dir/trace" >&2
+	exit 1
+fi
+if [ -n "${ST_TRACE_CHECK:-}" ]; then
+	$ST_TRACE_CHECK "$dir/trace" || exit 1
+fi
+exit 0

@@ -3,7 +3,8 @@
 #   glibc    as built (glibc's primitives)
 #   preload  with libsynctrace.so preloaded, no tracing
 #   traced   preloaded with the probes, into a private LTTng session of its
-#            own; the trace must hold synctrace_meta:start (tracing really
+#            own (with lttng-ust's fork helper, as `synctrace record`);
+#            the trace must hold synctrace_meta:start (tracing really
 #            happened). ST_TRACE_CHECK, if set, is run with the trace
 #            directory as its last argument and must succeed too.
 # usage: run-mode.sh MODE LIBSYNCTRACE LIBSYNCTRACE_TP -- PROGRAM ARGS...
@@ -32,7 +33,7 @@ lttng create "$name" --output="$dir/trace" >/dev/null &&
 	lttng enable-event -u -s "$name" -c chan 'synctrace_*' >/dev/null &&
 	lttng add-context -u -s "$name" -c chan -t vpid -t vtid -t procname >/dev/null &&
 	lttng start "$name" >/dev/null || { echo "run-mode.sh: cannot set up session $name" >&2; exit 1; }
-LD_PRELOAD="$lib $tp" "$@"
+LD_PRELOAD="$lib $tp liblttng-ust-fork.so" "$@"
 rc=$?
 lttng stop "$name" >/dev/null 2>&1
 if [ $rc -ne 0 ]; then

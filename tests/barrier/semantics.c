@@ -1,0 +1,139 @@
+/* Barrier semantics, error codes, generations, and destroy right after
+ * waiting (glibc 13065), against glibc and synctrace. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+
+static void init_rejects_zero(void)
+{
+	pthread_barrier_t b;
+	CHECK_EQ(pthread_barrier_init(&b, 0, 0), EINVAL);
+	CHECK_EQ(pthread_barrier_init(&b, 0, 1), 0);
+	CHECK_EQ(pthread_barrier_wait(&b), PTHREAD_BARRIER_SERIAL_THREAD);
+	CHECK_EQ(pthread_barrier_wait(&b), PTHREAD_BARRIER_SERIAL_THREAD);
+	CHECK_EQ(pthread_barrier_destroy(&b), 0);
+}
+
+#define THREADS 4
+#define ROUNDS 2000
+static pthread_barrier_t gen_b;
+static volatile int phase[THREADS];
+static int serials;
+
+/* Every round exactly one serial thread, and nobody runs ahead: after
+ * round r every thread has finished round r-1. */
+static void *generations(void *p)
+{
+	long id = (long)p;
+	for (int r = 1; r <= ROUNDS; r++) {
+		phase[id] = r;
+		int x = pthread_barrier_wait(&gen_b);
+		CHECK(x == 0 || x == PTHREAD_BARRIER_SERIAL_THREAD);
+		if (x)
+			__atomic_fetch_add(&serials, 1, __ATOMIC_RELAXED);
+		for (int i = 0; i < THREADS; i++)
+			CHECK(phase[i] >= r);
+		x = pthread_barrier_wait(&gen_b);
+		CHECK(x == 0 || x == PTHREAD_BARRIER_SERIAL_THREAD);
+	}
+	return 0;
+}
+
+static void rounds_release_everyone_once(void)
+{
+	pthread_t t[THREADS];
+	CHECK_EQ(pthread_barrier_init(&gen_b, 0, THREADS), 0);
+	for (long i = 0; i < THREADS; i++)
+		CHECK_EQ(pthread_create(&t[i], 0, generations, (void *)i), 0);
+	for (int i = 0; i < THREADS; i++)
+		CHECK_EQ(pthread_join(t[i], 0), 0);
+	CHECK_EQ(serials, ROUNDS);
+	CHECK_EQ(pthread_barrier_destroy(&gen_b), 0);
+}
+
+/* glibc 13065: whoever returns first destroys and frees (unmaps) the
+ * barrier; the others must not touch it any more. */
+static pthread_barrier_t *volatile cur;
+static pthread_barrier_t start;
+static void *destroyer(void *p)
+{
+	(void)p;
+	for (int i = 0; i < 500; i++) {
+		pthread_barrier_wait(&start);
+		pthread_barrier_t *b = cur;
+		if (pthread_barrier_wait(b) == PTHREAD_BARRIER_SERIAL_THREAD) {
+			CHECK_EQ(pthread_barrier_destroy(b), 0);
+			CHECK_EQ(munmap(b, 4096), 0);
+		}
+	}
+	return 0;
+}
+
+static void destroy_right_after_waiting(void)
+{
+	pthread_t t[3];
+	CHECK_EQ(pthread_barrier_init(&start, 0, 4), 0);
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ(pthread_create(&t[i], 0, destroyer, 0), 0);
+	for (int i = 0; i < 500; i++) {
+		pthread_barrier_t *b = mmap(0, 4096, PROT_READ | PROT_WRITE,
+					    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		CHECK(b != MAP_FAILED);
+		CHECK_EQ(pthread_barrier_init(b, 0, 4), 0);
+		cur = b;
+		pthread_barrier_wait(&start);
+		if (pthread_barrier_wait(b) == PTHREAD_BARRIER_SERIAL_THREAD) {
+			CHECK_EQ(pthread_barrier_destroy(b), 0);
+			CHECK_EQ(munmap(b, 4096), 0);
+		}
+		/* the next round's `start` wait keeps cur from changing early */
+	}
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ(pthread_join(t[i], 0), 0);
+	CHECK_EQ(pthread_barrier_destroy(&start), 0);
+}
+
+static void process_shared_across_fork(void)
+{
+	pthread_barrier_t *b = mmap(0, sizeof(*b), PROT_READ | PROT_WRITE,
+				    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pthread_barrierattr_t a;
+	CHECK(b != MAP_FAILED);
+	CHECK_EQ(pthread_barrierattr_init(&a), 0);
+	CHECK_EQ(pthread_barrierattr_setpshared(&a, PTHREAD_PROCESS_SHARED), 0);
+	CHECK_EQ(pthread_barrier_init(b, &a, 2), 0);
+	pid_t pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		for (int i = 0; i < 200; i++) {
+			int x = pthread_barrier_wait(b);
+			if (x != 0 && x != PTHREAD_BARRIER_SERIAL_THREAD)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	for (int i = 0; i < 200; i++) {
+		int x = pthread_barrier_wait(b);
+		CHECK(x == 0 || x == PTHREAD_BARRIER_SERIAL_THREAD);
+	}
+	int st;
+	CHECK_EQ(waitpid(pid, &st, 0), pid);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	munmap(b, sizeof(*b));
+}
+
+int main(void)
+{
+	st_check_interposed("pthread_barrier_init");
+	st_check_interposed("pthread_barrier_wait");
+	st_check_interposed("pthread_barrier_destroy");
+	init_rejects_zero();
+	rounds_release_everyone_once();
+	destroy_right_after_waiting();
+	process_shared_across_fork();
+	return 0;
+}

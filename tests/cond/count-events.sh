@@ -1,0 +1,29 @@
+#!/bin/sh
+# usage: count-events.sh SPEC... TRACE_DIR
+# SPEC is EVENT=N (exactly N events EVENT, e.g. synctrace_cond:signal=2),
+# EVENT/FIELD=VALUE=N (exactly N of them with that field value), or either
+# with =+N (at least N). Every SPEC must hold.
+eval dir=\${$#}
+out=$(babeltrace2 "$dir" 2>/dev/null) || { echo "cannot read $dir" >&2; exit 1; }
+fail=0
+while [ $# -gt 1 ]; do
+	want=${1##*=}
+	key=${1%=*}
+	case $key in
+	*/*)
+		ev=${key%%/*} fv=${key#*/}
+		got=$(printf '%s\n' "$out" | grep " $ev: " | grep -c -E "[{ ]${fv%%=*} = ${fv#*=}[,} ]")
+		;;
+	*)
+		ev=$key
+		got=$(printf '%s\n' "$out" | grep -c " $ev: ")
+		;;
+	esac
+	case $want in
+	+*) [ "$got" -ge "${want#+}" ] || { echo "$key: $got events, expected at least ${want#+}" >&2; fail=1; } ;;
+	*) [ "$got" -eq "$want" ] || { echo "$key: $got events, expected $want" >&2; fail=1; } ;;
+	esac
+	shift
+done
+[ $fail -eq 0 ] || printf '%s\n' "$out" | grep ' synctrace_cond:' | cut -c1-400 >&2
+exit $fail

@@ -5,6 +5,7 @@
 #                                         built-in demo) and report it
 #   ./synctrace.sh test                   install, build, run every test
 #   ./synctrace.sh build                  install what is missing and build
+#   ./synctrace.sh bench [REPEATS]        paired benchmarks against glibc
 #
 # Missing Debian packages (deps/debian-packages.txt, the one list) are
 # installed with apt-get when run as root; otherwise the apt-get line to run
@@ -132,11 +133,16 @@ run)
 	build >/dev/null
 	with_sessiond "$ROOT/synctrace.sh" __run "$@"
 	;;
+bench)
+	ensure_packages
+	build >/dev/null
+	with_sessiond "$ROOT/bench/run.sh" "$BUILD" "$@"
+	;;
 __in-namespace) in_namespace "$@" ;;
 __tests) run_tests "$@" ;;
 __run) run_main "$@" ;;
 *)
-	sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
 	[ "$cmd" = help ] || exit 2
 	;;
 esac

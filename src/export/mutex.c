@@ -25,14 +25,7 @@ ST_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
 
 ST_EXPORT int pthread_mutex_trylock(pthread_mutex_t *m)
 {
-	struct st_mutex *mx = st_mutex(m);
-	if (st_likely(mx->kind == 0) && st_cas_acquire(&mx->lock, 0, st_tid())) {
-		uint64_t n = ++mx->acquisitions;
-		ST_TRACE_FULL(ST_CALLER(), mutex, acquired, mx, ST_CALLER(), ST_HOW_TRYLOCK,
-			      0, 0, 0, n, mx->contended);
-		return 0;
-	}
-	return st_mutex_trylock_slow(mx, ST_CALLER());
+	return st_mutex_trylock(st_mutex(m), ST_CALLER());
 }
 
 ST_EXPORT int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *abs)

@@ -26,6 +26,7 @@ static void acquired_slow(struct st_mutex *m, const void *caller, int how, int s
 {
 	uint64_t n = ++m->acquisitions;
 	uint32_t c = ++m->contended;
+	st_mutex_stamp(m);
 	if (t0) {
 		st_object_note(m, ST_FAMILY_MUTEX);
 		ST_TRACE(mutex, acquired, m, caller, how, spins, sleeps,
@@ -48,9 +49,7 @@ static int owner_relock(struct st_mutex *m, int type, int self, int *ret,
 			return 1;
 		}
 		m->count++;
-		uint64_t n = ++m->acquisitions;
-		ST_TRACE_FULL(caller, mutex, acquired, m, caller, ST_HOW_RECURSIVE, 0, 0,
-			      0, n, m->contended);
+		m->acquisitions++;
 		*ret = 0;
 		return 1;
 	case PTHREAD_MUTEX_ERRORCHECK:
@@ -85,9 +84,8 @@ int st_mutex_lock_slow(struct st_mutex *m, clockid_t clk,
 	    owner_relock(m, type, t.self, &ret, caller))
 		return ret;
 	if (st_cas_acquire(&m->lock, 0, t.self)) {
-		uint64_t n = ++m->acquisitions;
-		ST_TRACE_FULL(caller, mutex, acquired, m, caller, ST_HOW_FAST, 0, 0, 0, n,
-			      m->contended);
+		m->acquisitions++;
+		st_mutex_stamp(m);
 		return 0;
 	}
 	if (type == PTHREAD_MUTEX_NORMAL || type == PTHREAD_MUTEX_ADAPTIVE_NP)

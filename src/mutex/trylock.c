@@ -21,15 +21,12 @@ int st_mutex_trylock_slow(struct st_mutex *m, const void *caller)
 			ret = EAGAIN;
 		} else {
 			m->count++;
-			uint64_t n = ++m->acquisitions;
-			ST_TRACE_FULL(caller, mutex, acquired, m, caller, ST_HOW_RECURSIVE, 0, 0,
-				      0, n, m->contended);
+			m->acquisitions++;
 			return 0;
 		}
 	} else if (st_cas_acquire(&m->lock, 0, self)) {
-		uint64_t n = ++m->acquisitions;
-		ST_TRACE_FULL(caller, mutex, acquired, m, caller, ST_HOW_TRYLOCK, 0, 0, 0, n,
-			      m->contended);
+		m->acquisitions++;
+		st_mutex_stamp(m);
 		return 0;
 	}
 	ST_TRACE(mutex, trylock_failed, m, caller, ret, owner);

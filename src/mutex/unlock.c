@@ -35,6 +35,7 @@ int st_mutex_unlock_slow(struct st_mutex *m, int old, const void *caller)
 		}
 		/* Everything the release event reports is read before the swap. */
 		uint64_t n = m->acquisitions;
+		uint64_t held = st_tracing_full() ? st_mutex_held_ns(m) : 0;
 		int waiters = st_load_relaxed(&m->waiters);
 		old = st_swap_release(&m->lock, 0);
 		/* From here on m may be freed by its next owner: only its
@@ -47,7 +48,7 @@ int st_mutex_unlock_slow(struct st_mutex *m, int old, const void *caller)
 				 old ? ST_MISUSE_UNLOCK_NOT_OWNER : ST_MISUSE_UNLOCK_UNLOCKED,
 				 old & ST_MUTEX_TID_MASK);
 		if (woken >= 0 || st_tracing_full())
-			ST_TRACE(mutex, released, m, caller, waiters, woken, n);
+			ST_TRACE(mutex, released, m, caller, waiters, woken, n, held);
 		return 0;
 	}
 
@@ -61,6 +62,6 @@ int st_mutex_unlock_slow(struct st_mutex *m, int old, const void *caller)
 			 old ? ST_MISUSE_UNLOCK_NOT_OWNER : ST_MISUSE_UNLOCK_UNLOCKED,
 			 old & ST_MUTEX_TID_MASK);
 	if (woken >= 0)
-		ST_TRACE(mutex, released, m, caller, -1, woken, (uint64_t)0);
+		ST_TRACE(mutex, released, m, caller, -1, woken, (uint64_t)0, (uint64_t)0);
 	return 0;
 }

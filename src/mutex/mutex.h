@@ -5,12 +5,12 @@
  *    0   lock          __lock         the lock word, below
  *    4   count         __count        recursive type: depth beyond the first lock
  *    8   waiters       __owner        threads in the sleep loop (announce, sleep, leave)
- *   12   spare         __nusers       unused (0)
+ *   12   acq_ns_lo     __nusers       full level: when the holder took it (low half)
  *   16   kind          __kind         glibc's encoding, so its static initialisers work:
  *                                     type (0 normal, 1 recursive, 2 errorcheck,
  *                                     3 adaptive) | 128 pshared | 16 robust | 32 PI |
  *                                     64 PP; -1 after destroy
- *   20   spare2        __spins...     unused
+ *   20   acq_ns_hi     __spins...     (high half), written by the holder only
  *   24   acquisitions  __list.__prev  counter, written only by the holder
  *   32   contended     __list.__next  counter of slow-path acquisitions, holder only
  * Robust, PI and PP mutexes are glibc's own objects (forward.c): glibc keeps
@@ -53,7 +53,12 @@
  * strategy stops spinning when it is non-zero.
  *
  * Counters: `acquisitions` and `contended` are plain fields written by the
- * holder only, under the lock itself: no extra atomic on any path. */
+ * holder only, under the lock itself: no extra atomic on any path.
+ *
+ * Full level: an uncontended lock emits no event; it stamps acq_ns, and the
+ * unlock emits one `released` event carrying the hold time, from which the
+ * analyzer recovers the acquisition's time too. One event per pair instead
+ * of two halves the tracing cost of the common case. */
 #ifndef ST_MUTEX_H
 #define ST_MUTEX_H
 
@@ -62,6 +67,7 @@
 #include <time.h>
 
 #include "internal/atomic.h"
+#include "internal/futex.h"
 #include "internal/tls.h"
 #include "internal/trace.h"
 
@@ -69,9 +75,9 @@ struct st_mutex {
 	volatile int lock;
 	unsigned count;
 	volatile int waiters;
-	int spare;
+	uint32_t acq_ns_lo;
 	int kind;
-	int spare2;
+	uint32_t acq_ns_hi;
 	uint64_t acquisitions;
 	uint32_t contended;
 	uint32_t spare3;
@@ -88,12 +94,12 @@ struct st_mutex {
 
 /* `how` of the acquired event. */
 enum st_mutex_how {
-	ST_HOW_FAST = 0,      /* uncontended CAS (full level) */
+	ST_HOW_FAST = 0,      /* uncontended CAS (not emitted: see `released`) */
 	ST_HOW_SPIN = 1,      /* while spinning */
 	ST_HOW_SLEEP = 2,     /* after one or more futex sleeps */
-	ST_HOW_TRYLOCK = 3,   /* trylock succeeded (full level) */
+	ST_HOW_TRYLOCK = 3,   /* trylock succeeded (not emitted: see `released`) */
 	ST_HOW_FORWARDED = 4, /* glibc's robust/PI/PP code */
-	ST_HOW_RECURSIVE = 5, /* recursive re-lock (full level) */
+	ST_HOW_RECURSIVE = 5, /* recursive re-lock (not emitted) */
 };
 
 /* `what` of the misuse event. */
@@ -124,6 +130,48 @@ int st_mutex_forward_unlock(pthread_mutex_t *m, const void *caller);
 int st_mutex_forward_init(pthread_mutex_t *m, const pthread_mutexattr_t *a);
 int st_mutex_forward_destroy(pthread_mutex_t *m);
 
+/* For condition variables (cond_support.c; protocol in src/cond/cond.h).
+ * check: EPERM if a type that checks ownership is not held by the caller.
+ * requeueable: 1 if a condvar waiter may be requeued onto the lock word.
+ * handoff: the holder counts a thread about to be requeued onto the word
+ * in `waiters` and sets SLEEPERS; 0 if the mutex cannot take requeues.
+ * relock: re-acquire after a wait; counted: the caller was counted by a
+ * handoff (it drops that count); *contended: it could not take it at once. */
+int st_mutex_cond_check(pthread_mutex_t *m);
+int st_mutex_cond_requeueable(pthread_mutex_t *m);
+int st_mutex_cond_held(pthread_mutex_t *m); /* ours, private, held by the caller */
+int st_mutex_cond_handoff(pthread_mutex_t *m);
+int st_mutex_cond_relock(pthread_mutex_t *m, int counted, const void *caller,
+			 int *contended);
+
+/* Full level: note when the holder took the mutex (holder only). */
+static inline void st_mutex_stamp(struct st_mutex *m)
+{
+	if (st_tracing_full()) {
+		unsigned long long t = st_now_ns();
+		m->acq_ns_lo = (uint32_t)t;
+		m->acq_ns_hi = (uint32_t)(t >> 32);
+	}
+}
+
+/* Nanoseconds since st_mutex_stamp, 0 if not stamped (holder only). */
+static inline uint64_t st_mutex_held_ns(const struct st_mutex *m)
+{
+	uint64_t t = (uint64_t)m->acq_ns_hi << 32 | m->acq_ns_lo;
+	return t ? st_now_ns() - t : 0;
+}
+
+/* Trylock: the uncontended normal private mutex is one CAS and a counter. */
+static inline int st_mutex_trylock(struct st_mutex *m, const void *caller)
+{
+	if (st_likely(m->kind == 0) && st_cas_acquire(&m->lock, 0, st_tid())) {
+		m->acquisitions++;
+		st_mutex_stamp(m);
+		return 0;
+	}
+	return st_mutex_trylock_slow(m, caller);
+}
+
 /* Lock: the uncontended normal private mutex is one CAS and a counter. */
 static inline int st_mutex_lock(struct st_mutex *m, clockid_t clk,
 				const struct timespec *abs, const void *caller)
@@ -132,9 +180,8 @@ static inline int st_mutex_lock(struct st_mutex *m, clockid_t clk,
 		int self = st_tid();
 		if (st_likely(st_cas_acquire(&m->lock, 0, self))) {
 			/* We hold it: the counter is ours to write. */
-			uint64_t n = ++m->acquisitions;
-			ST_TRACE_FULL(caller, mutex, acquired, m, caller, ST_HOW_FAST,
-				      0, 0, 0, n, m->contended);
+			m->acquisitions++;
+			st_mutex_stamp(m);
 			return 0;
 		}
 	}

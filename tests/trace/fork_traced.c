@@ -1,0 +1,66 @@
+/* Under tracing, a fork()ed child is traced too: parent and child each
+ * make one contended acquisition of their own mutex (deterministically:
+ * a second thread holds it until the first is seen asleep), and the trace
+ * must hold that from both processes (fork_traced_check.sh). Untraced, the
+ * same program simply works. */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+
+static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+static volatile int sleeper_tid;
+
+static int in_futex_wait(int tid)
+{
+	char path[64], wchan[128] = "";
+	snprintf(path, sizeof(path), "/proc/self/task/%d/wchan", tid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (!fgets(wchan, sizeof(wchan), f))
+		wchan[0] = 0;
+	fclose(f);
+	return strstr(wchan, "futex") != NULL;
+}
+
+static void *sleeper(void *arg)
+{
+	(void)arg;
+	sleeper_tid = (int)syscall(SYS_gettid);
+	CHECK_EQ(pthread_mutex_lock(&m), 0);
+	CHECK_EQ(pthread_mutex_unlock(&m), 0);
+	return 0;
+}
+
+static void one_contended_acquisition(void)
+{
+	pthread_t t;
+	sleeper_tid = 0;
+	CHECK_EQ(pthread_mutex_lock(&m), 0);
+	CHECK_EQ(pthread_create(&t, 0, sleeper, 0), 0);
+	while (!sleeper_tid || !in_futex_wait(sleeper_tid))
+		usleep(200);
+	CHECK_EQ(pthread_mutex_unlock(&m), 0);
+	CHECK_EQ(pthread_join(t, 0), 0);
+}
+
+int main(void)
+{
+	one_contended_acquisition();
+	pid_t c = fork();
+	CHECK(c >= 0);
+	if (c == 0) {
+		one_contended_acquisition();
+		_exit(0);
+	}
+	int status;
+	CHECK_EQ(waitpid(c, &status, 0), c);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	puts("fork traced: parent and child each acquired after sleeping");
+	return 0;
+}

@@ -19,7 +19,7 @@ static void init_rejects_zero(void)
 }
 
 #define THREADS 4
-#define ROUNDS 2000
+#define ROUNDS 1000
 static pthread_barrier_t gen_b;
 static volatile int phase[THREADS];
 static int serials;
@@ -62,7 +62,7 @@ static pthread_barrier_t start;
 static void *destroyer(void *p)
 {
 	(void)p;
-	for (int i = 0; i < 500; i++) {
+	for (int i = 0; i < 300; i++) {
 		pthread_barrier_wait(&start);
 		pthread_barrier_t *b = cur;
 		if (pthread_barrier_wait(b) == PTHREAD_BARRIER_SERIAL_THREAD) {
@@ -79,7 +79,7 @@ static void destroy_right_after_waiting(void)
 	CHECK_EQ(pthread_barrier_init(&start, 0, 4), 0);
 	for (int i = 0; i < 3; i++)
 		CHECK_EQ(pthread_create(&t[i], 0, destroyer, 0), 0);
-	for (int i = 0; i < 500; i++) {
+	for (int i = 0; i < 300; i++) {
 		pthread_barrier_t *b = mmap(0, 4096, PROT_READ | PROT_WRITE,
 					    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		CHECK(b != MAP_FAILED);

@@ -24,10 +24,12 @@ int main()
 	st_check_interposed("pthread_rwlock_rdlock");
 	st_check_interposed("sem_post");
 
-	// std::mutex: counted increments.
+	// std::mutex: counted increments; the threads start against a held
+	// lock, so some of them certainly wait (contention-level events).
 	std::mutex m;
 	long counter = 0;
 	{
+		std::unique_lock<std::mutex> held(m);
 		std::vector<std::thread> ts;
 		for (int i = 0; i < 4; i++)
 			ts.emplace_back([&] {
@@ -36,6 +38,8 @@ int main()
 					counter++;
 				}
 			});
+		std::this_thread::sleep_for(20ms);
+		held.unlock();
 		for (auto &t : ts)
 			t.join();
 	}

@@ -2,6 +2,7 @@
  * Run on a reader-preferring and a writer-preferring lock. */
 #include <pthread.h>
 #include <sched.h>
+#include <unistd.h>
 
 #include "check.h"
 
@@ -70,10 +71,16 @@ static void run(int kind)
 	CHECK_EQ(pthread_rwlock_init(&rw, &a), 0);
 	writes = 0;
 	ready = 0;
+	/* Held while the threads start: they all queue up behind it. */
+	CHECK_EQ(pthread_rwlock_wrlock(&rw), 0);
 	for (int i = 0; i < READERS; i++)
 		CHECK_EQ(pthread_create(&r[i], 0, reader, 0), 0);
 	for (int i = 0; i < WRITERS; i++)
 		CHECK_EQ(pthread_create(&w[i], 0, writer, 0), 0);
+	while (__atomic_load_n(&ready, __ATOMIC_ACQUIRE) < READERS + WRITERS)
+		sched_yield();
+	usleep(10000);
+	CHECK_EQ(pthread_rwlock_unlock(&rw), 0);
 	for (int i = 0; i < READERS; i++)
 		CHECK_EQ(pthread_join(r[i], 0), 0);
 	for (int i = 0; i < WRITERS; i++)

@@ -8,7 +8,7 @@
 
 #define POSTERS 3
 #define WAITERS 4
-#define PER_POSTER 20000
+#define PER_POSTER 10000
 
 static sem_t s;
 static int taken;

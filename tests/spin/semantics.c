@@ -1,6 +1,7 @@
 /* Spinlocks: exclusion, trylock, and the contended-lock event. */
 #include <pthread.h>
 #include <sched.h>
+#include <unistd.h>
 
 #include "check.h"
 
@@ -38,8 +39,14 @@ int main(void)
 	CHECK_EQ(pthread_spin_unlock(&l), 0);
 
 	pthread_t t[2];
+	/* Held while the workers start: their first lock certainly spins. */
+	CHECK_EQ(pthread_spin_lock(&l), 0);
 	for (int i = 0; i < 2; i++)
 		CHECK_EQ(pthread_create(&t[i], 0, worker, 0), 0);
+	while (__atomic_load_n(&ready, __ATOMIC_ACQUIRE) < 2)
+		sched_yield();
+	usleep(10000);
+	CHECK_EQ(pthread_spin_unlock(&l), 0);
 	for (int i = 0; i < 2; i++)
 		CHECK_EQ(pthread_join(t[i], 0), 0);
 	CHECK_EQ(counter, 400000);

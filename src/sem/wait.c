@@ -1,0 +1,150 @@
+/* sem_wait / sem_timedwait / sem_clockwait past the first CAS.
+ * The state machine is in sem.h. */
+#include <errno.h>
+#include <pthread.h>
+
+#include "internal/futex.h"
+#include "sem/sem.h"
+#include "wait/wait.h"
+
+static int take(void *p)
+{
+	return st_sem_take(p);
+}
+
+/* Adaptive spinning. When the poster is itself asleep (ping-pong: each
+ * side waits for the other's wake) spinning never succeeds and only adds
+ * its budget to every wait. After ST_SEM_MISSES straight failed spins the
+ * waiters of this semaphore stop spinning, and every 16th wait probes
+ * again; a successful spin restores it. A racy hint: lost updates only
+ * shift when spinning resumes. */
+#define ST_SEM_MISSES 4
+
+static int should_spin(struct st_sem *s)
+{
+	int m = st_load_relaxed(&s->spin_misses);
+	if (m < ST_SEM_MISSES)
+		return 1;
+	st_store_relaxed(&s->spin_misses, m >= (1 << 20) ? ST_SEM_MISSES : m + 1);
+	return (m & 15) == 0;
+}
+
+static void spun(struct st_sem *s, int outcome)
+{
+	int m = st_load_relaxed(&s->spin_misses);
+	if (outcome == ST_SPUN_ACQUIRED) {
+		if (m)
+			st_store_relaxed(&s->spin_misses, 0);
+	} else if (outcome == ST_SPUN_GAVE_UP && m < ST_SEM_MISSES) {
+		st_store_relaxed(&s->spin_misses, m + 1);
+	}
+}
+
+/* The sleep is a cancellation point: asynchronous cancellation is enabled
+ * only around the futex system call, with the trace guard set so the
+ * unwind can never start inside a probe (that sleep has no futex:wait
+ * event; sem:acquired/timeout carry the time). Same scheme as src/cond. */
+struct sleeper {
+	struct st_sem *s;
+	int guard;
+	int canceltype;
+};
+
+static int sleep_cancellable(struct sleeper *w, int shared, clockid_t clk,
+			     const struct timespec *abs)
+{
+	w->guard = st_tls.guard;
+	st_tls.guard = 1;
+	pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &w->canceltype);
+	int r = st_futex_wait(&w->s->value, 0, shared, clk, abs, w->s);
+	pthread_setcanceltype(w->canceltype, 0);
+	st_tls.guard = w->guard;
+	return r;
+}
+
+/* Cancelled while registered (s is valid: we are still registered). Drop
+ * the registration; the cancel may have come just after a post's wake
+ * picked us, so pass a token we did not take on to another sleeper. */
+static void cancelled(void *p)
+{
+	struct sleeper *w = p;
+	st_tls.guard = w->guard;
+	pthread_setcanceltype(w->canceltype, 0);
+	uint64_t d = __atomic_fetch_sub(&w->s->data, ST_SEM_ONE_WAITER, __ATOMIC_RELAXED);
+	if (st_sem_tokens(d) && (d >> 32) > 1)
+		st_futex_wake(&w->s->value, 1, w->s->private != 0, w->s);
+}
+
+int st_sem_wait_slow(struct st_sem *s, clockid_t clk, const struct timespec *abs,
+		     const void *caller)
+{
+	/* A cancellation point, as glibc's: act on a pending cancel before
+	 * registering (nothing to undo yet). */
+	pthread_testcancel();
+	st_set_caller(caller);
+
+	int shared = s->private != 0, spins = 0, sleeps = 0;
+	unsigned long long t0 = st_tracing() ? st_now_ns() : 0;
+	ST_TRACE(sem, wait_begin, s, caller, st_load_relaxed(&s->value),
+		 st_load_relaxed(&s->nwaiters));
+
+	int outcome = should_spin(s) ? st_spin(s, &s->nwaiters, take, s, &spins) : ST_SPUN_NOT;
+	spun(s, outcome);
+	if (outcome == ST_SPUN_ACQUIRED) {
+		/* The hint is written before we return: s lives at least until
+		 * its waiter returns (only sem_post must not touch it late). */
+		if (t0)
+			ST_TRACE(sem, acquired, s, caller, ST_SEM_SPIN, spins, 0,
+				 st_now_ns() - t0);
+		return 0;
+	}
+
+	/* * → *+1 waiter. From here on s stays valid: a registered sleeper
+	 * keeps the semaphore alive until it drops its registration. */
+	uint64_t d = __atomic_add_fetch(&s->data, ST_SEM_ONE_WAITER, __ATOMIC_RELAXED);
+	ST_TRACE(sem, sleep, s, caller, (int)(d >> 32));
+	struct sleeper w = { s, 0, 0 };
+	int r = 0;
+	pthread_cleanup_push(cancelled, &w);
+	for (;;) {
+		/* HANDOVER → …: take a token and drop the registration in one
+		 * CAS; after it s is not touched (the last waiter may free it). */
+		while (st_sem_tokens(d))
+			if (__atomic_compare_exchange_n(&s->data, &d,
+							d - 1 - ST_SEM_ONE_WAITER, 1,
+							__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+				r = -1;
+				break;
+			}
+		if (r)
+			break;
+		r = sleep_cancellable(&w, shared, clk, abs);
+		sleeps++;
+		if (r == ETIMEDOUT || r == EINTR) {
+			/* Still registered, so s is valid. The kernel returns 0
+			 * to a sleeper a wake picked, so no token is owed to us. */
+			__atomic_fetch_sub(&s->data, ST_SEM_ONE_WAITER, __ATOMIC_RELAXED);
+			break;
+		}
+		r = 0;
+		d = __atomic_load_n(&s->data, __ATOMIC_RELAXED);
+	}
+	pthread_cleanup_pop(0);
+	if (r > 0) {
+		if (t0)
+			ST_TRACE(sem, timeout, s, caller, r, sleeps, st_now_ns() - t0);
+		return r;
+	}
+	/* The token is ours; s may be gone already: only its address. */
+	if (t0)
+		ST_TRACE(sem, acquired, s, caller, ST_SEM_SLEEP, spins, sleeps,
+			 st_now_ns() - t0);
+	return 0;
+}
+
+int st_sem_trywait_failed(struct st_sem *s, const void *caller)
+{
+	st_set_caller(caller);
+	ST_TRACE(sem, trywait_failed, s, caller, st_load_relaxed(&s->nwaiters));
+	return EAGAIN;
+}

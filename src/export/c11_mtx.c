@@ -36,14 +36,7 @@ ST_EXPORT int mtx_timedlock(mtx_t *restrict m, const struct timespec *restrict a
 
 ST_EXPORT int mtx_trylock(mtx_t *m)
 {
-	struct st_mutex *mx = st_mutex((pthread_mutex_t *)m);
-	if (st_likely(mx->kind == 0) && st_cas_acquire(&mx->lock, 0, st_tid())) {
-		uint64_t n = ++mx->acquisitions;
-		ST_TRACE_FULL(ST_CALLER(), mutex, acquired, mx, ST_CALLER(), ST_HOW_TRYLOCK,
-			      0, 0, 0, n, mx->contended);
-		return thrd_success;
-	}
-	return st_c11_result(st_mutex_trylock_slow(mx, ST_CALLER()));
+	return st_c11_result(st_mutex_trylock(st_mutex((pthread_mutex_t *)m), ST_CALLER()));
 }
 
 ST_EXPORT int mtx_unlock(mtx_t *m)

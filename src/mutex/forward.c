@@ -11,6 +11,7 @@
 #include <errno.h>
 
 #include "internal/futex.h"
+#include "mutex/events.h"
 #include "mutex/mutex.h"
 
 typedef int (*mutex_fn)(pthread_mutex_t *);
@@ -41,7 +42,7 @@ int st_mutex_forward_lock(pthread_mutex_t *m, clockid_t clk,
 	st_set_caller(caller);
 	if (st_tracing()) {
 		t0 = st_now_ns();
-		ST_TRACE(mutex, requested, m, caller, m->__data.__owner, 0);
+		st_mutex_ev_requested(m, caller, m->__data.__owner, 0);
 	}
 	if (timed && abs) {
 		int (*f)(pthread_mutex_t *, clockid_t, const struct timespec *) =
@@ -52,10 +53,10 @@ int st_mutex_forward_lock(pthread_mutex_t *m, clockid_t clk,
 	}
 	st_set_caller(caller);
 	if (t0 && (r == 0 || r == EOWNERDEAD))
-		ST_TRACE(mutex, acquired, m, caller, ST_HOW_FORWARDED, 0, 0,
+		st_mutex_ev_acquired(m, caller, ST_HOW_FORWARDED, 0, 0,
 			 st_now_ns() - t0, 0, 0);
 	else if (t0 && r == ETIMEDOUT)
-		ST_TRACE(mutex, timeout, m, caller, 0, st_now_ns() - t0);
+		st_mutex_ev_timeout(m, caller, 0, st_now_ns() - t0);
 	return r;
 }
 
@@ -63,10 +64,12 @@ int st_mutex_forward_trylock(pthread_mutex_t *m, const void *caller)
 {
 	int r = ((mutex_fn)REAL(pthread_mutex_trylock))(m);
 	st_set_caller(caller);
-	if (r == 0 || r == EOWNERDEAD)
-		ST_TRACE_FULL(caller, mutex, acquired, m, caller, ST_HOW_FORWARDED, 0, 0, 0, 0, 0);
-	else
-		ST_TRACE(mutex, trylock_failed, m, caller, r, m->__data.__owner);
+	if (r == 0 || r == EOWNERDEAD) {
+		if (st_tracing_full())
+			st_mutex_ev_acquired(m, caller, ST_HOW_FORWARDED, 0, 0, 0, 0, 0);
+	} else {
+		st_mutex_ev_trylock_failed(m, caller, r, m->__data.__owner);
+	}
 	return r;
 }
 
@@ -75,7 +78,7 @@ int st_mutex_forward_unlock(pthread_mutex_t *m, const void *caller)
 	int r = ((mutex_fn)REAL(pthread_mutex_unlock))(m);
 	st_set_caller(caller);
 	/* m may be gone: only its address goes into the event. */
-	ST_TRACE(mutex, released, m, caller, -1, r == 0 ? -1 : -r, (uint64_t)0, (uint64_t)0);
+	st_mutex_ev_released(m, caller, -1, r == 0 ? -1 : -r, (uint64_t)0, (uint64_t)0);
 	return r;
 }
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "internal/objects.h"
+#include "mutex/events.h"
 #include "mutex/mutex.h"
 
 _Static_assert(sizeof(struct st_mutex) == sizeof(pthread_mutex_t), "mutex size");
@@ -26,7 +27,7 @@ int st_mutex_init(pthread_mutex_t *pm, const pthread_mutexattr_t *a, const void 
 	if (robust == PTHREAD_MUTEX_ROBUST || proto != PTHREAD_PRIO_NONE) {
 		int r = st_mutex_forward_init(pm, a);
 		st_set_caller(caller);
-		ST_TRACE(mutex, init, pm, caller, r ? -1 : pm->__data.__kind);
+		st_mutex_ev_init(pm, caller, r ? -1 : pm->__data.__kind);
 		return r;
 	}
 	struct st_mutex *m = st_mutex(pm);
@@ -34,7 +35,7 @@ int st_mutex_init(pthread_mutex_t *pm, const pthread_mutexattr_t *a, const void 
 	m->kind = (type & ST_MUTEX_TYPE_MASK) |
 		  (pshared == PTHREAD_PROCESS_SHARED ? ST_MUTEX_PSHARED : 0);
 	st_set_caller(caller);
-	ST_TRACE(mutex, init, m, caller, m->kind);
+	st_mutex_ev_init(m, caller, m->kind);
 	return 0;
 }
 
@@ -49,11 +50,11 @@ int st_mutex_destroy(pthread_mutex_t *pm, const void *caller)
 	int owner = st_load_relaxed(&m->lock) & ST_MUTEX_TID_MASK;
 	if (owner) {
 		/* glibc answers EBUSY for a held mutex; the object is untouched. */
-		ST_TRACE(mutex, misuse, m, caller, ST_MISUSE_DESTROY_LOCKED, owner);
-		ST_TRACE(mutex, destroy, m, caller, EBUSY, m->acquisitions, m->contended);
+		st_mutex_ev_misuse(m, caller, ST_MISUSE_DESTROY_LOCKED, owner);
+		st_mutex_ev_destroy(m, caller, EBUSY, m->acquisitions, m->contended);
 		return EBUSY;
 	}
-	ST_TRACE(mutex, destroy, m, caller, 0, m->acquisitions, m->contended);
+	st_mutex_ev_destroy(m, caller, 0, m->acquisitions, m->contended);
 	/* Later use answers EINVAL, as glibc's does. */
 	m->kind = ST_MUTEX_DESTROYED;
 	return 0;
@@ -64,6 +65,6 @@ int st_mutex_flush(const void *obj)
 	const struct st_mutex *m = obj;
 	if (m->kind & ST_MUTEX_FORWARDED) /* destroyed (-1) or glibc's */
 		return 0;
-	ST_TRACE(mutex, counters, m, m->acquisitions, m->contended);
+	st_mutex_ev_counters(m, m->acquisitions, m->contended);
 	return 1;
 }

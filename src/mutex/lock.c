@@ -4,6 +4,7 @@
 
 #include "internal/futex.h"
 #include "internal/objects.h"
+#include "mutex/events.h"
 #include "mutex/mutex.h"
 #include "wait/wait.h"
 
@@ -29,7 +30,7 @@ static void acquired_slow(struct st_mutex *m, const void *caller, int how, int s
 	st_mutex_stamp(m);
 	if (t0) {
 		st_object_note(m, ST_FAMILY_MUTEX);
-		ST_TRACE(mutex, acquired, m, caller, how, spins, sleeps,
+		st_mutex_ev_acquired(m, caller, how, spins, sleeps,
 			 st_now_ns() - t0, n, c);
 	}
 }
@@ -59,7 +60,7 @@ static int owner_relock(struct st_mutex *m, int type, int self, int *ret,
 		/* Normal/adaptive: POSIX says deadlock, and glibc does. Say so in
 		 * the trace before the hang, then wait like glibc (a timed lock
 		 * times out). */
-		ST_TRACE(mutex, misuse, m, caller, ST_MISUSE_RELOCK_OWNER, owner);
+		st_mutex_ev_misuse(m, caller, ST_MISUSE_RELOCK_OWNER, owner);
 		return 0;
 	}
 }
@@ -73,7 +74,7 @@ int st_mutex_lock_slow(struct st_mutex *m, clockid_t clk,
 		return st_mutex_forward_lock((pthread_mutex_t *)m, clk, abs, 1, caller);
 	st_set_caller(caller);
 	if (st_unlikely(kind & ~(ST_MUTEX_TYPE_MASK | ST_MUTEX_PSHARED | ST_MUTEX_ELISION))) {
-		ST_TRACE(mutex, misuse, m, caller, ST_MISUSE_USE_DESTROYED, 0);
+		st_mutex_ev_misuse(m, caller, ST_MISUSE_USE_DESTROYED, 0);
 		return EINVAL;
 	}
 
@@ -96,7 +97,7 @@ int st_mutex_lock_slow(struct st_mutex *m, clockid_t clk,
 
 	unsigned long long t0 = st_tracing() ? st_now_ns() : 0;
 	int spins, sleeps = 0;
-	ST_TRACE(mutex, requested, m, caller, st_load_relaxed(&m->lock) & ST_MUTEX_TID_MASK,
+	st_mutex_ev_requested(m, caller, st_load_relaxed(&m->lock) & ST_MUTEX_TID_MASK,
 		 st_load_relaxed(&m->waiters));
 
 	if (st_spin(m, &m->waiters, take, &t, &spins) == ST_SPUN_ACQUIRED) {
@@ -130,7 +131,7 @@ int st_mutex_lock_slow(struct st_mutex *m, clockid_t clk,
 			 * one of its waiters (destroying it now is the caller's bug). */
 			st_dec(&m->waiters);
 			if (t0)
-				ST_TRACE(mutex, timeout, m, caller, sleeps, st_now_ns() - t0);
+				st_mutex_ev_timeout(m, caller, sleeps, st_now_ns() - t0);
 			return ETIMEDOUT;
 		}
 	}

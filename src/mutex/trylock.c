@@ -1,5 +1,6 @@
 #include <errno.h>
 
+#include "mutex/events.h"
 #include "mutex/mutex.h"
 
 int st_mutex_trylock_slow(struct st_mutex *m, const void *caller)
@@ -10,7 +11,7 @@ int st_mutex_trylock_slow(struct st_mutex *m, const void *caller)
 		return st_mutex_forward_trylock((pthread_mutex_t *)m, caller);
 	st_set_caller(caller);
 	if (st_unlikely(kind & ~(ST_MUTEX_TYPE_MASK | ST_MUTEX_PSHARED | ST_MUTEX_ELISION))) {
-		ST_TRACE(mutex, misuse, m, caller, ST_MISUSE_USE_DESTROYED, 0);
+		st_mutex_ev_misuse(m, caller, ST_MISUSE_USE_DESTROYED, 0);
 		return EINVAL;
 	}
 	int self = st_tid(), ret = EBUSY;
@@ -29,6 +30,6 @@ int st_mutex_trylock_slow(struct st_mutex *m, const void *caller)
 		st_mutex_stamp(m);
 		return 0;
 	}
-	ST_TRACE(mutex, trylock_failed, m, caller, ret, owner);
+	st_mutex_ev_trylock_failed(m, caller, ret, owner);
 	return ret;
 }

@@ -2,6 +2,7 @@
 #include <errno.h>
 
 #include "internal/futex.h"
+#include "mutex/events.h"
 #include "mutex/mutex.h"
 
 /* Release for every type we implement. old: -1 when the caller has not
@@ -16,14 +17,14 @@ int st_mutex_unlock_slow(struct st_mutex *m, int old, const void *caller)
 			return st_mutex_forward_unlock((pthread_mutex_t *)m, caller);
 		st_set_caller(caller);
 		if (st_unlikely(kind & ~(ST_MUTEX_TYPE_MASK | ST_MUTEX_PSHARED | ST_MUTEX_ELISION))) {
-			ST_TRACE(mutex, misuse, m, caller, ST_MISUSE_USE_DESTROYED, 0);
+			st_mutex_ev_misuse(m, caller, ST_MISUSE_USE_DESTROYED, 0);
 			return EINVAL;
 		}
 		int type = kind & ST_MUTEX_TYPE_MASK;
 		int owner = st_load_relaxed(&m->lock) & ST_MUTEX_TID_MASK;
 		if (type == PTHREAD_MUTEX_RECURSIVE || type == PTHREAD_MUTEX_ERRORCHECK) {
 			if (owner != self) {
-				ST_TRACE(mutex, misuse, m, caller,
+				st_mutex_ev_misuse(m, caller,
 					 owner ? ST_MISUSE_UNLOCK_NOT_OWNER : ST_MISUSE_UNLOCK_UNLOCKED,
 					 owner);
 				return EPERM;
@@ -44,11 +45,11 @@ int st_mutex_unlock_slow(struct st_mutex *m, int old, const void *caller)
 		if (old & ST_MUTEX_SLEEPERS)
 			woken = st_futex_wake(&m->lock, 1, kind & ST_MUTEX_PSHARED, m);
 		if ((old & ST_MUTEX_TID_MASK) != self)
-			ST_TRACE(mutex, misuse, m, caller,
+			st_mutex_ev_misuse(m, caller,
 				 old ? ST_MISUSE_UNLOCK_NOT_OWNER : ST_MISUSE_UNLOCK_UNLOCKED,
 				 old & ST_MUTEX_TID_MASK);
 		if (woken >= 0 || st_tracing_full())
-			ST_TRACE(mutex, released, m, caller, waiters, woken, n, held);
+			st_mutex_ev_released(m, caller, waiters, woken, n, held);
 		return 0;
 	}
 
@@ -58,10 +59,10 @@ int st_mutex_unlock_slow(struct st_mutex *m, int old, const void *caller)
 	if (old & ST_MUTEX_SLEEPERS)
 		woken = st_futex_wake(&m->lock, 1, 0, m);
 	if ((old & ST_MUTEX_TID_MASK) != self)
-		ST_TRACE(mutex, misuse, m, caller,
+		st_mutex_ev_misuse(m, caller,
 			 old ? ST_MISUSE_UNLOCK_NOT_OWNER : ST_MISUSE_UNLOCK_UNLOCKED,
 			 old & ST_MUTEX_TID_MASK);
 	if (woken >= 0)
-		ST_TRACE(mutex, released, m, caller, -1, woken, (uint64_t)0, (uint64_t)0);
+		st_mutex_ev_released(m, caller, -1, woken, (uint64_t)0, (uint64_t)0);
 	return 0;
 }

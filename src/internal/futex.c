@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <linux/futex.h>
+#include <pthread.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -18,10 +19,10 @@ static inline int priv(int shared)
 	return shared ? 0 : FUTEX_PRIVATE_FLAG;
 }
 
-int st_futex_wait(volatile int *addr, int val, int shared, clockid_t clk,
-		  const struct timespec *abs, const void *obj)
+static int futex_wait(volatile int *addr, int val, int shared, clockid_t clk,
+		      const struct timespec *abs, const void *obj, int cancel)
 {
-	int op = FUTEX_WAIT_BITSET | priv(shared);
+	int op = FUTEX_WAIT_BITSET | priv(shared), oldtype = 0;
 	unsigned long long t0 = 0;
 	int r;
 
@@ -36,13 +37,31 @@ int st_futex_wait(volatile int *addr, int val, int shared, clockid_t clk,
 		t0 = st_now_ns();
 	/* errno is the caller's: keep it as it was (sem_* set it themselves). */
 	int saved = errno;
+	/* Cancellable: asynchronous cancellation around the system call only,
+	 * so an unwind never starts inside a probe (the event comes after). */
+	if (cancel)
+		pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &oldtype);
 	r = sys_futex(addr, op, val, abs, 0, FUTEX_BITSET_MATCH_ANY) == 0 ? 0 : errno;
+	if (cancel)
+		pthread_setcanceltype(oldtype, 0);
 	errno = saved;
 	if (r != ETIMEDOUT && r != EINTR && r != EAGAIN)
 		r = 0; /* EFAULT and friends: treat as a spurious return */
 	if (t0)
 		ST_TRACE(futex, wait, obj, (const void *)addr, val, r, st_now_ns() - t0);
 	return r;
+}
+
+int st_futex_wait(volatile int *addr, int val, int shared, clockid_t clk,
+		  const struct timespec *abs, const void *obj)
+{
+	return futex_wait(addr, val, shared, clk, abs, obj, 0);
+}
+
+int st_futex_wait_cancel(volatile int *addr, int val, int shared, clockid_t clk,
+			 const struct timespec *abs, const void *obj)
+{
+	return futex_wait(addr, val, shared, clk, abs, obj, 1);
 }
 
 int st_futex_wake(volatile int *addr, int n, int shared, const void *obj)

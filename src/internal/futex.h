@@ -21,6 +21,13 @@
 int st_futex_wait(volatile int *addr, int val, int shared, clockid_t clk,
 		  const struct timespec *abs, const void *obj);
 
+/* The same wait as a cancellation point (pthread_cond_wait, sem_wait):
+ * asynchronous cancellation is enabled around the system call alone, so a
+ * cancel there unwinds into the caller's pthread_cleanup_push handler and
+ * never from inside a probe; the event is emitted after the call. */
+int st_futex_wait_cancel(volatile int *addr, int val, int shared, clockid_t clk,
+			 const struct timespec *abs, const void *obj);
+
 /* Wake at most n sleepers of addr; returns how many the kernel woke. */
 int st_futex_wake(volatile int *addr, int n, int shared, const void *obj);
 

@@ -40,26 +40,18 @@ static void spun(struct st_sem *s, int outcome)
 	}
 }
 
-/* The sleep is a cancellation point: asynchronous cancellation is enabled
- * only around the futex system call, with the trace guard set so the
- * unwind can never start inside a probe (that sleep has no futex:wait
- * event; sem:acquired/timeout carry the time). Same scheme as src/cond. */
+/* The sleep is a cancellation point: st_futex_wait_cancel enables
+ * asynchronous cancellation around the futex system call alone (so the
+ * unwind never starts inside a probe) and emits futex:wait after it.
+ * Same scheme as src/cond. */
 struct sleeper {
 	struct st_sem *s;
-	int guard;
-	int canceltype;
 };
 
 static int sleep_cancellable(struct sleeper *w, int shared, clockid_t clk,
 			     const struct timespec *abs)
 {
-	w->guard = st_tls.guard;
-	st_tls.guard = 1;
-	pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &w->canceltype);
-	int r = st_futex_wait(&w->s->value, 0, shared, clk, abs, w->s);
-	pthread_setcanceltype(w->canceltype, 0);
-	st_tls.guard = w->guard;
-	return r;
+	return st_futex_wait_cancel(&w->s->value, 0, shared, clk, abs, w->s);
 }
 
 /* Cancelled while registered (s is valid: we are still registered). Drop
@@ -68,8 +60,7 @@ static int sleep_cancellable(struct sleeper *w, int shared, clockid_t clk,
 static void cancelled(void *p)
 {
 	struct sleeper *w = p;
-	st_tls.guard = w->guard;
-	pthread_setcanceltype(w->canceltype, 0);
+	pthread_setcanceltype(PTHREAD_CANCEL_DEFERRED, 0);
 	uint64_t d = __atomic_fetch_sub(&w->s->data, ST_SEM_ONE_WAITER, __ATOMIC_RELAXED);
 	if (st_sem_tokens(d) && (d >> 32) > 1)
 		st_futex_wake(&w->s->value, 1, w->s->private != 0, w->s);
@@ -103,7 +94,7 @@ int st_sem_wait_slow(struct st_sem *s, clockid_t clk, const struct timespec *abs
 	 * keeps the semaphore alive until it drops its registration. */
 	uint64_t d = __atomic_add_fetch(&s->data, ST_SEM_ONE_WAITER, __ATOMIC_RELAXED);
 	ST_TRACE(sem, sleep, s, caller, (int)(d >> 32));
-	struct sleeper w = { s, 0, 0 };
+	struct sleeper w = { s };
 	int r = 0;
 	pthread_cleanup_push(cancelled, &w);
 	for (;;) {

@@ -14,7 +14,7 @@
 #define ROUNDS 150
 
 static pthread_mutex_t m;
-static pthread_cond_t c = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t c;
 static int tokens, consumed, handler_held, handler_runs;
 static volatile int stop;
 
@@ -48,17 +48,23 @@ static void *waiter(void *arg)
 	return 0;
 }
 
-int main(void)
+/* One pass over a private or a process-shared condvar. */
+static void run(int pshared)
 {
 	pthread_mutexattr_t a;
+	pthread_condattr_t ca;
 	pthread_t t[WAITERS];
 	unsigned seed = 12345;
 	int cancelled = 0, produced = 0;
 
-	st_check_interposed("pthread_cond_wait");
+	tokens = consumed = handler_held = handler_runs = 0;
+	stop = 0;
 	pthread_mutexattr_init(&a);
 	pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ERRORCHECK);
 	pthread_mutex_init(&m, &a);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setpshared(&ca, pshared ? PTHREAD_PROCESS_SHARED : PTHREAD_PROCESS_PRIVATE);
+	pthread_cond_init(&c, &ca);
 	for (long i = 0; i < WAITERS; i++)
 		CHECK_EQ(pthread_create(&t[i], 0, waiter, (void *)i), 0);
 	for (int r = 0; r < ROUNDS; r++) {
@@ -99,5 +105,15 @@ int main(void)
 	CHECK_EQ(consumed + tokens, produced);
 	CHECK_EQ(pthread_mutex_trylock(&m), 0);
 	CHECK_EQ(pthread_mutex_unlock(&m), 0);
+	CHECK_EQ(m.__data.__owner, 0); /* see stress_timeouts.c */
+	CHECK_EQ(pthread_cond_destroy(&c), 0);
+	CHECK_EQ(pthread_mutex_destroy(&m), 0);
+}
+
+int main(void)
+{
+	st_check_interposed("pthread_cond_wait");
+	run(0);
+	run(1);
 	return 0;
 }

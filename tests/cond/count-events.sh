@@ -1,10 +1,18 @@
 #!/bin/sh
-# usage: count-events.sh SPEC... TRACE_DIR
+# usage: count-events.sh [-p PROCNAME] SPEC... TRACE_DIR
 # SPEC is EVENT=N (exactly N events EVENT, e.g. synctrace_cond:signal=2),
 # EVENT/FIELD=VALUE=N (exactly N of them with that field value), or either
-# with =+N (at least N). Every SPEC must hold.
+# with =+N (at least N). Every SPEC must hold. -p: count only the events of
+# processes with that procname (the first 15 characters of the program's
+# name): traced tests running at the same time share each other's events.
+proc=
+if [ "$1" = -p ]; then
+	proc=$2
+	shift 2
+fi
 eval dir=\${$#}
 out=$(babeltrace2 "$dir" 2>/dev/null) || { echo "cannot read $dir" >&2; exit 1; }
+[ -z "$proc" ] || out=$(printf '%s\n' "$out" | grep -F "procname = \"$proc\"")
 fail=0
 while [ $# -gt 1 ]; do
 	want=${1##*=}

@@ -148,6 +148,7 @@ static void broadcast_two_waiters_signaler_holds_mutex_musl2020(void)
 		join_within(b, 5, 0);
 		join_within(l, 5, 0);
 	}
+	CHECK_EQ(m3.__data.__owner, 0); /* see two_mutexes_at_once_proceeds */
 }
 
 /* ---- musl 2015: cancel and signal the same waiter: the signal must not
@@ -226,6 +227,52 @@ static void cancel_and_signal_same_waiter_musl2015(void)
 	pthread_mutex_unlock(&m4);
 }
 
+/* ---- misuse: two mutexes on one condvar at once. glibc proceeds; so
+ * must we, without corrupting either mutex (broadcast hands the batch on
+ * across the two). */
+static pthread_mutex_t mm[2] = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER };
+static pthread_cond_t c5 = PTHREAD_COND_INITIALIZER;
+static volatile int go5, waiting5;
+
+static void *waiter5(void *arg)
+{
+	pthread_mutex_t *m = &mm[(long)arg & 1];
+	pthread_mutex_lock(m);
+	__atomic_fetch_add(&waiting5, 1, __ATOMIC_ACQ_REL);
+	while (!__atomic_load_n(&go5, __ATOMIC_ACQUIRE))
+		pthread_cond_wait(&c5, m);
+	pthread_mutex_unlock(m);
+	return 0;
+}
+
+static void two_mutexes_at_once_proceeds(void)
+{
+	for (int i = 0; i < 50; i++) {
+		pthread_t t[4];
+		go5 = waiting5 = 0;
+		for (long k = 0; k < 4; k++)
+			CHECK_EQ(pthread_create(&t[k], 0, waiter5, (void *)k), 0);
+		wait_for(&waiting5, 4);
+		pthread_mutex_lock(&mm[i & 1]);
+		pthread_mutex_lock(&mm[(i + 1) & 1]);
+		__atomic_store_n(&go5, 1, __ATOMIC_RELEASE);
+		CHECK_EQ(pthread_cond_broadcast(&c5), 0);
+		pthread_mutex_unlock(&mm[i & 1]);
+		usleep(100);
+		pthread_mutex_unlock(&mm[(i + 1) & 1]);
+		for (int k = 0; k < 4; k++)
+			join_within(t[k], 5, 0);
+	}
+	/* both mutexes still work, uncontended; the word at __owner is 0 for
+	 * both libraries when free (synctrace keeps its waiter count there:
+	 * every requeue hand-off's count was dropped again) */
+	for (int k = 0; k < 2; k++) {
+		CHECK_EQ(mm[k].__data.__owner, 0);
+		CHECK_EQ(pthread_mutex_trylock(&mm[k]), 0);
+		CHECK_EQ(pthread_mutex_unlock(&mm[k]), 0);
+	}
+}
+
 int main(void)
 {
 	st_check_interposed("pthread_cond_wait");
@@ -233,5 +280,6 @@ int main(void)
 	cond_reused_with_new_mutex_each_phase_musl2014();
 	broadcast_two_waiters_signaler_holds_mutex_musl2020();
 	cancel_and_signal_same_waiter_musl2015();
+	two_mutexes_at_once_proceeds();
 	return 0;
 }

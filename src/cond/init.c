@@ -1,0 +1,60 @@
+/* pthread_cond_init / pthread_cond_destroy. */
+#include <string.h>
+
+#include "cond/cond.h"
+
+_Static_assert(sizeof(struct st_cond) == sizeof(pthread_cond_t), "cond size");
+_Static_assert(_Alignof(struct st_cond) <= _Alignof(pthread_cond_t), "cond alignment");
+_Static_assert(__builtin_offsetof(struct st_cond, signals) == 44, "cond layout");
+_Static_assert(CLOCK_REALTIME == 0, "an all-zero condvar must use CLOCK_REALTIME");
+
+void st_cond_misuse(struct st_cond *c, const void *caller, int what, const void *mutex,
+		    const void *other)
+{
+	ST_TRACE(cond, misuse, c, caller, what, mutex, other);
+}
+
+int st_cond_init(pthread_cond_t *pc, const pthread_condattr_t *a, const void *caller)
+{
+	struct st_cond *c = st_cond(pc);
+	clockid_t clk = CLOCK_REALTIME;
+	int pshared = PTHREAD_PROCESS_PRIVATE;
+
+	if (a) {
+		/* glibc's getters: the attribute object stays glibc's. */
+		pthread_condattr_getclock(a, &clk);
+		pthread_condattr_getpshared(a, &pshared);
+	}
+	memset(c, 0, sizeof(*c));
+	c->attr = (clk & ST_COND_CLOCK_MASK) |
+		  (pshared == PTHREAD_PROCESS_SHARED ? ST_COND_PSHARED : 0);
+	st_set_caller(caller);
+	ST_TRACE(cond, init, c, caller, (int)clk, pshared == PTHREAD_PROCESS_SHARED);
+	return 0;
+}
+
+int st_cond_destroy(pthread_cond_t *pc, const void *caller)
+{
+	struct st_cond *c = st_cond(pc);
+
+	st_set_caller(caller);
+	if (c->attr & ST_COND_PSHARED) {
+		/* Waiters already woken may still be counted: wait until the
+		 * last has left (it wakes us when it sees DESTROYING). */
+		int v;
+		do
+			v = st_load_relaxed(&c->waiters);
+		while (!st_cas_acq_rel(&c->waiters, v, v | ST_COND_DESTROYING));
+		while ((v = st_load_acquire(&c->waiters)) & ~ST_COND_DESTROYING)
+			st_futex_wait(&c->waiters, v, 1, CLOCK_REALTIME, 0, c);
+	} else {
+		/* Signalers wait for the LEAVING waiters they met and signaled
+		 * ones never touch the condvar: nothing to wait for here. Nodes
+		 * still queued are the program's bug (POSIX: undefined). */
+		struct st_cond_waiter *h = st_load_acquire(&c->head);
+		if (h)
+			st_cond_misuse(c, caller, ST_COND_MISUSE_DESTROY_WAITERS, 0, h);
+	}
+	ST_TRACE(cond, destroy, c, caller, c->waits, c->signals);
+	return 0;
+}

@@ -1,0 +1,33 @@
+/* Releasing a waiter's barrier: the one routine the signaler (for the
+ * first of a batch) and every batch member (for the next) use.
+ *
+ * barrier: 2 held, waiter running (spinning, or on its way to sleep);
+ *          3 held, waiter may be asleep on it (it CASed 2→3 first);
+ *          0 released.
+ * A running waiter needs no system call: one CAS 2→0 and it sees the 0.
+ * A sleeping one is requeued onto the mutex word when the releaser holds
+ * that mutex (counted in its waiters, SLEEPERS set: see cond.h), else
+ * woken. `counted` is written before the release and read by the waiter
+ * after it sees 0, so it is never stale. */
+#include "cond/cond.h"
+#include "mutex/mutex.h"
+
+int st_cond_release(struct st_cond *c, struct st_cond_waiter *n, pthread_mutex_t *held,
+		    int *result)
+{
+	*result = 0;
+	/* n is alive: its waiter cannot return before the barrier is 0. */
+	if (st_cas_release(&n->barrier, 2, 0))
+		return ST_COND_RELEASE_RUNNING;
+	/* 3: it may sleep. Only we change it from here. */
+	int requeue = held && st_mutex_cond_handoff(held);
+	n->counted = requeue;
+	st_store_release(&n->barrier, 0);
+	/* n may return from now on: only its address is used. */
+	if (requeue) {
+		*result = st_futex_requeue(&n->barrier, 0, 0, 1, &st_mutex(held)->lock, 0, c);
+		return ST_COND_RELEASE_REQUEUED;
+	}
+	*result = st_futex_wake(&n->barrier, 1, 0, c);
+	return ST_COND_RELEASE_WOKEN;
+}

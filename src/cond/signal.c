@@ -1,0 +1,92 @@
+/* pthread_cond_signal / broadcast: everything past the no-waiter check.
+ * Private condvars here (the state machine is in cond.h), shared ones in
+ * shared.c; one signal event for both. */
+#include <stdint.h>
+
+#include "cond/cond.h"
+#include "mutex/mutex.h"
+#include "wait/wait.h"
+
+struct outcome {
+	int moved, leaving, first_how;
+	struct st_cond_waiter *first;
+};
+
+static void signal_private(struct st_cond *c, int n, const void *caller, struct outcome *o)
+{
+	struct st_cond_waiter *p, *first = 0;
+	volatile int ref = 0;
+	int moved = 0, leaving = 0;
+
+	st_cond_lock(c);
+	for (p = c->tail; n && p; p = p->prev) {
+		/* p is linked and we hold the lock: its waiter is blocked, or
+		 * unlinks itself only after taking this lock. */
+		if (st_cas_acq_rel(&p->state, ST_COND_WAITING, ST_COND_SIGNALED)) {
+			ST_TRACE(cond, signaled, c, caller, p, moved);
+			if (!first)
+				first = p;
+			moved++;
+			n--;
+		} else {
+			/* LEAVING: it will unlink itself after we unlock and
+			 * then drop this reference; until then we may not
+			 * return (it still uses c, and our ref). */
+			p->notify = &ref;
+			ref = ++leaving;
+			ST_TRACE(cond, met_leaving, c, caller, p, leaving);
+		}
+	}
+	/* Split the visited nodes off as one batch; the rest stay queued. */
+	if (p) {
+		if (p->next)
+			p->next->prev = 0;
+		p->next = 0;
+	} else {
+		c->head = 0;
+	}
+	c->tail = p;
+	c->signals += moved;
+	st_cond_unlock(c);
+
+	if (leaving) {
+		unsigned long long t0 = st_now_ns();
+		int cur;
+		ST_TRACE(cond, ref_wait_begin, c, caller, leaving);
+		/* Each LEAVING waiter decrements ref after unlinking; the one
+		 * reaching 0 wakes us. Read once per step (no test-then-read). */
+		while ((cur = st_load_acquire(&ref)))
+			st_wait(c, &ref, cur, 0, 0, CLOCK_REALTIME, 0, 0);
+		ST_TRACE(cond, ref_wait_end, c, caller, leaving, st_now_ns() - t0);
+	}
+	/* Release the oldest signaled waiter; it releases the next. After the
+	 * store it may return: only its address is used by the wake. The
+	 * condvar itself is not touched again (a woken waiter may destroy it). */
+	int how = -1, res;
+	if (first) {
+		/* first is alive (its barrier is still held). If we hold its
+		 * mutex, a sleeping first is requeued there: our unlock wakes
+		 * it, instead of a wake now that would block on the mutex. */
+		pthread_mutex_t *mx = first->mutex;
+		how = st_cond_release(c, first, st_mutex_cond_held(mx) ? mx : 0, &res);
+	}
+	o->moved = moved;
+	o->leaving = leaving;
+	o->first = first;
+	o->first_how = how;
+}
+
+int st_cond_signal_slow(struct st_cond *c, int n, const void *caller)
+{
+	struct outcome o = { 0, 0, -1, 0 };
+
+	st_set_caller(caller);
+	if (c->attr & ST_COND_PSHARED)
+		o.moved = st_cond_signal_shared(c, n);
+	else
+		signal_private(c, n, caller, &o);
+	/* c may be destroyed by now (a woken waiter may have): its address. */
+	ST_TRACE(cond, signal, c, caller, n == INT32_MAX, o.moved, o.leaving, o.first,
+		 o.first_how);
+	return 0;
+}

@@ -1,0 +1,275 @@
+/* pthread_cond_wait / timedwait / clockwait: the waiter's side of the
+ * protocol in cond.h (enqueue, release the mutex, sleep, leave or take the
+ * barrier, re-acquire the mutex, hand the barrier on), and cancellation. */
+#include <errno.h>
+#include <stdint.h>
+
+#include "cond/cond.h"
+#include "mutex/mutex.h"
+#include "wait/wait.h"
+
+struct wait_ctx {
+	struct st_cond *c;
+	pthread_mutex_t *m;
+	const void *caller;
+	const struct timespec *abs;
+	clockid_t clk;
+	int shared;
+	volatile int *fut; /* private: &node.barrier; shared: &c->seq */
+	int val;           /* sleep while *fut == val (private: 3, see below) */
+	int r;             /* the last futex result */
+	int spurious;      /* futex returns with *fut unchanged, no timeout */
+	int unlocked;      /* the mutex was released (so re-acquire it) */
+	unsigned long long t0;
+	struct st_cond_waiter node;
+};
+
+/* Private: link the node as the newest waiter (WAITING, barrier held).
+ * Returns the condvar's waits counter, this wait included. */
+static int enqueue_private(struct wait_ctx *w)
+{
+	struct st_cond *c = w->c;
+	void *other = 0;
+	uint32_t waits;
+
+	w->node.state = ST_COND_WAITING;
+	w->node.barrier = 2;
+	w->node.mutex = w->m;
+	w->fut = &w->node.barrier;
+	w->val = 3;
+	st_cond_lock(c);
+	if (c->head && c->mutex != w->m)
+		other = c->mutex;
+	c->mutex = w->m;
+	w->node.next = c->head;
+	if (c->head)
+		c->head->prev = &w->node;
+	else
+		c->tail = &w->node;
+	c->head = &w->node;
+	waits = ++c->waits;
+	st_cond_unlock(c);
+	/* c is valid: we are linked and hold the mutex; no signal has taken
+	 * us yet that could let the program destroy it. */
+	if (other)
+		st_cond_misuse(c, w->caller, ST_COND_MISUSE_TWO_MUTEXES, w->m, other);
+	return (int)waits;
+}
+
+/* Shared: read the sequence, then be counted (before the mutex release,
+ * so a signaler holding the mutex sees us). Returns the count. */
+static int enqueue_shared(struct wait_ctx *w)
+{
+	struct st_cond *c = w->c;
+	w->fut = &c->seq;
+	w->val = st_load_acquire(&c->seq);
+	return (st_fetch_add(&c->waiters, 1) + 1) & ~ST_COND_DESTROYING;
+}
+
+static int finish(struct wait_ctx *w, int reason);
+
+/* Cancelled inside the sleep: glibc is unwinding the thread. Leave (or
+ * take the signal and pass it on), re-acquire the mutex, and let the
+ * unwind go on to the program's cleanup handlers. */
+static void on_cancel(void *p)
+{
+	struct wait_ctx *w = p;
+	pthread_setcanceltype(PTHREAD_CANCEL_DEFERRED, 0);
+	finish(w, ST_COND_WOKE_CANCELLED);
+}
+
+/* One futex sleep as a cancellation point (see CANCELLATION in cond.h):
+ * st_futex_wait_cancel enables asynchronous cancellation around the system
+ * call alone and emits its futex:wait event after it. */
+static void sleep_cancellable(struct wait_ctx *w)
+{
+	pthread_cleanup_push(on_cancel, w);
+	w->r = st_futex_wait_cancel(w->fut, w->val, w->shared, w->clk, w->abs, w->c);
+	pthread_cleanup_pop(0);
+}
+
+/* Private: our barrier was released. Shared: the sequence moved. */
+static int released(void *p)
+{
+	struct wait_ctx *w = p;
+	if (w->shared)
+		return st_load_acquire(w->fut) != w->val;
+	return st_load_acquire(&w->node.barrier) == 0;
+}
+
+/* Private: announce a sleep on the barrier (2 → 3, so the releaser knows
+ * a system call is due). 0 if it was released meanwhile. */
+static int may_sleep(struct st_cond_waiter *n)
+{
+	for (;;) {
+		int b = st_load_acquire(&n->barrier);
+		if (b != 2)
+			return b == 3;
+		if (st_cas_acq_rel(&n->barrier, 2, 3))
+			return 1;
+	}
+}
+
+/* Until released (0) or the timeout (ETIMEDOUT). */
+static int sleep_until_released(struct wait_ctx *w)
+{
+	int spins;
+	if (st_spin(w->c, 0, released, w, &spins) == ST_SPUN_ACQUIRED)
+		return 0;
+	for (;;) {
+		if (!w->shared && !may_sleep(&w->node))
+			return 0;
+		sleep_cancellable(w);
+		if (released(w))
+			return 0;
+		if (w->r == ETIMEDOUT)
+			return ETIMEDOUT;
+		w->spurious++;
+	}
+}
+
+/* SIGNALED, after a timeout or a cancel: the barrier, without either. */
+static void wait_released(struct wait_ctx *w)
+{
+	int spins;
+	if (st_spin(w->c, 0, released, w, &spins) == ST_SPUN_ACQUIRED)
+		return;
+	while (may_sleep(&w->node))
+		st_futex_wait(&w->node.barrier, 3, 0, CLOCK_REALTIME, 0, w->c);
+}
+
+/* Private, wait over: WAITING → LEAVING and unlink, or we were SIGNALED
+ * and wait for our barrier. Returns the woke `how`. */
+static int leave_or_take(struct wait_ctx *w, int reason)
+{
+	struct st_cond *c = w->c;
+	struct st_cond_waiter *n = &w->node;
+
+	if (st_cas_acq_rel(&n->state, ST_COND_WAITING, ST_COND_LEAVING)) {
+		ST_TRACE(cond, leaving, c, n, reason);
+		/* c is valid: we are still linked, and a signaler that meets
+		 * us now waits for our notify below before it returns. */
+		st_cond_lock(c);
+		if (c->head == n)
+			c->head = n->next;
+		else if (n->prev)
+			n->prev->next = n->next;
+		if (c->tail == n)
+			c->tail = n->prev;
+		else if (n->next)
+			n->next->prev = n->prev;
+		volatile int *notify = n->notify;
+		st_cond_unlock(c);
+		/* The signaler's stack is alive until its count reaches 0. */
+		if (notify && st_fetch_add(notify, -1) == 1)
+			st_futex_wake(notify, 1, 0, c);
+		return reason;
+	}
+	/* SIGNALED: the signal is ours. From here on c may be destroyed; we
+	 * use only our node, our batch neighbours and the mutex. The barrier
+	 * is released by the signaler or the previous member (or we are
+	 * requeued onto the mutex and woken by its unlock). */
+	if (st_load_acquire(&n->barrier))
+		wait_released(w);
+	return reason == ST_COND_WOKE_CANCELLED ? ST_COND_WOKE_CANCELLED_SIGNALED
+						 : ST_COND_WOKE_SIGNALED;
+}
+
+/* Shared, wait over: a moved sequence counts as a signal. */
+static int leave_shared(struct wait_ctx *w, int reason)
+{
+	struct st_cond *c = w->c;
+	int how = reason;
+	if (st_load_acquire(&c->seq) != w->val)
+		how = reason == ST_COND_WOKE_CANCELLED ? ST_COND_WOKE_CANCELLED_SIGNALED
+						       : ST_COND_WOKE_SIGNALED;
+	/* Pass a possibly consumed signal on while we still count (c alive). */
+	if (how == ST_COND_WOKE_CANCELLED_SIGNALED)
+		st_cond_signal(c, 1, w->caller);
+	/* After the decrement a destroyer may free c: only its address. */
+	if (st_fetch_add(&c->waiters, -1) == (ST_COND_DESTROYING | 1))
+		st_futex_wake(&c->waiters, 1, 1, c);
+	return how;
+}
+
+/* Release the next member of our batch (node->prev). We hold the mutex:
+ * requeue it onto the mutex word, counted in its waiters (cond.h), unless
+ * it waits with another mutex (misuse): then a wake. next is alive: it
+ * cannot return before its barrier is 0. */
+static void hand_off(struct wait_ctx *w)
+{
+	struct st_cond_waiter *next = w->node.prev;
+	pthread_mutex_t *held = w->unlocked && next->mutex == w->m ? w->m : 0;
+	int res, how = st_cond_release(w->c, next, held, &res);
+	/* next may have returned already: its address only. */
+	ST_TRACE(cond, handoff, w->c, &w->node, next, how, res);
+}
+
+static int finish(struct wait_ctx *w, int reason)
+{
+	int how = w->shared ? leave_shared(w, reason) : leave_or_take(w, reason);
+	int took = how == ST_COND_WOKE_SIGNALED || how == ST_COND_WOKE_CANCELLED_SIGNALED;
+	int e = 0;
+
+	st_set_caller(w->caller);
+	if (w->t0)
+		ST_TRACE(cond, woke, w->c, w->shared ? 0 : &w->node, how, w->spurious,
+			 st_now_ns() - w->t0);
+	if (w->unlocked) {
+		/* Requeued by the previous member: it counted us. */
+		int counted = !w->shared && took && w->node.counted;
+		int contended;
+		unsigned long long t1 = st_tracing() ? st_now_ns() : 0;
+		e = st_mutex_cond_relock(w->m, counted, w->caller, &contended);
+		if (e)
+			w->unlocked = 0; /* not held: hand the barrier on by a wake */
+		if (t1)
+			ST_TRACE(cond, relocked, w->c, w->m, w->shared ? 0 : &w->node,
+				 contended, e, st_now_ns() - t1);
+	}
+	if (!w->shared && took && w->node.prev)
+		hand_off(w);
+	/* A cancelled waiter must not swallow a signal (musl 2015): give it
+	 * to another waiter. We held a signal, so the program cannot have
+	 * destroyed the condvar without a waiter still inside it. */
+	if (!w->shared && took && (how == ST_COND_WOKE_CANCELLED_SIGNALED || !w->unlocked))
+		st_cond_signal(w->c, 1, w->caller);
+	if (e)
+		return e;
+	return how == ST_COND_WOKE_TIMEDOUT ? ETIMEDOUT : 0;
+}
+
+int st_cond_wait(struct st_cond *c, pthread_mutex_t *m, clockid_t clk,
+		 const struct timespec *abs, const void *caller)
+{
+	int r;
+
+	if ((r = st_timespec_check(abs)))
+		return r;
+	if ((r = st_mutex_cond_check(m)))
+		return r;
+
+	struct wait_ctx w = {
+		.c = c, .m = m, .caller = caller, .abs = abs, .clk = clk,
+		.shared = (c->attr & ST_COND_PSHARED) != 0,
+	};
+	st_set_caller(caller);
+	int queued = w.shared ? enqueue_shared(&w) : enqueue_private(&w);
+	/* c is valid: we are queued (or counted) and still hold the mutex. */
+	if (st_tracing()) {
+		w.t0 = st_now_ns();
+		ST_TRACE(cond, enqueued, c, caller, m, w.shared ? 0 : &w.node, clk, abs != 0,
+			 abs ? (int64_t)abs->tv_sec : 0, abs ? (int64_t)abs->tv_nsec : 0,
+			 queued);
+	}
+
+	r = st_mutex_unlock(st_mutex(m), caller);
+	if (r)
+		/* The mutex was not released (glibc's object refused): leave
+		 * at once, as a timeout would, and report its error. */
+		return finish(&w, ST_COND_WOKE_TIMEDOUT), r;
+	w.unlocked = 1;
+
+	r = sleep_until_released(&w);
+	return finish(&w, r == ETIMEDOUT ? ST_COND_WOKE_TIMEDOUT : ST_COND_WOKE_SIGNALED);
+}

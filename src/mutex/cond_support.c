@@ -1,0 +1,139 @@
+/* What the condvar needs from the mutex (src/cond/): the ownership check for
+ * EPERM, and the re-acquisition after a wait, including the requeue
+ * hand-off of the condvar's barrier chain (see the MUTEX HAND-OFF part of
+ * src/cond/cond.h). The fast paths in mutex.h are untouched. */
+#include <errno.h>
+
+#include "internal/futex.h"
+#include "mutex/mutex.h"
+#include "wait/wait.h"
+
+static int ours(int kind)
+{
+	return !(kind & ~(ST_MUTEX_TYPE_MASK | ST_MUTEX_PSHARED | ST_MUTEX_ELISION));
+}
+
+int st_mutex_cond_check(pthread_mutex_t *pm)
+{
+	struct st_mutex *m = st_mutex(pm);
+	int kind = m->kind, self = st_tid();
+
+	if (ours(kind)) {
+		int type = kind & ST_MUTEX_TYPE_MASK;
+		if (type != PTHREAD_MUTEX_ERRORCHECK && type != PTHREAD_MUTEX_RECURSIVE)
+			return 0; /* glibc does not check normal mutexes either */
+		return (st_load_relaxed(&m->lock) & ST_MUTEX_TID_MASK) == self ? 0 : EPERM;
+	}
+	if (kind == ST_MUTEX_DESTROYED)
+		return 0; /* the unlock answers EINVAL... glibc waits anyway */
+	/* glibc's robust/PI/PP object: its unlock checks the owner for
+	 * error-checking, recursive and robust types. */
+	int type = kind & ST_MUTEX_TYPE_MASK;
+	if ((kind & 16) || type == PTHREAD_MUTEX_ERRORCHECK || type == PTHREAD_MUTEX_RECURSIVE)
+		return (pm->__data.__owner & ST_MUTEX_TID_MASK) == self ? 0 : EPERM;
+	return 0;
+}
+
+int st_mutex_cond_requeueable(pthread_mutex_t *pm)
+{
+	int kind = st_mutex(pm)->kind;
+	return ours(kind) && !(kind & ST_MUTEX_PSHARED);
+}
+
+int st_mutex_cond_held(pthread_mutex_t *pm)
+{
+	struct st_mutex *m = st_mutex(pm);
+	return st_mutex_cond_requeueable(pm) &&
+	       (st_load_relaxed(&m->lock) & ST_MUTEX_TID_MASK) == st_tid();
+}
+
+int st_mutex_cond_handoff(pthread_mutex_t *pm)
+{
+	struct st_mutex *m = st_mutex(pm);
+	if (!st_mutex_cond_requeueable(pm))
+		return 0;
+	/* We hold m: the word is our tid, others may only add SLEEPERS.
+	 * Count the requeued thread first, so that whoever the next unlock
+	 * wakes sets SLEEPERS again when it takes the lock. */
+	st_inc(&m->waiters);
+	for (;;) {
+		int v = st_load_relaxed(&m->lock);
+		if ((v & ST_MUTEX_SLEEPERS) || st_cas_acq_rel(&m->lock, v, v | ST_MUTEX_SLEEPERS))
+			break;
+	}
+	return 1;
+}
+
+struct take {
+	struct st_mutex *m;
+	int self;
+};
+
+/* FREE → HELD (or CONTENDED if others are counted besides us). */
+static int take_counted(void *p)
+{
+	struct take *t = p;
+	if (st_load_relaxed(&t->m->lock) != 0)
+		return 0;
+	int mine = t->self;
+	if (st_load_relaxed(&t->m->waiters) > 1)
+		mine |= ST_MUTEX_SLEEPERS;
+	return st_cas_acquire(&t->m->lock, 0, mine);
+}
+
+/* The mutex sleep loop (lock.c) for a thread already counted in waiters.
+ * It spins first (the releaser is about to unlock, typically) without the
+ * bail-out on waiters: we are one of them. */
+static int relock_counted(struct st_mutex *m, int *sleeps)
+{
+	int shared = m->kind & ST_MUTEX_PSHARED, spins;
+	struct take t = { m, st_tid() };
+	if (st_spin(m, 0, take_counted, &t, &spins) == ST_SPUN_ACQUIRED) {
+		st_dec(&m->waiters);
+		return 0;
+	}
+	for (;;) {
+		int v = st_load_relaxed(&m->lock);
+		if (v == 0) {
+			if (take_counted(&t))
+				break;
+			continue;
+		}
+		if (!(v & ST_MUTEX_SLEEPERS)) {
+			if (!st_cas_acquire(&m->lock, v, v | ST_MUTEX_SLEEPERS))
+				continue;
+			v |= ST_MUTEX_SLEEPERS;
+		}
+		st_futex_wait(&m->lock, v, shared, CLOCK_REALTIME, 0, m);
+		++*sleeps;
+	}
+	st_dec(&m->waiters);
+	return 0;
+}
+
+int st_mutex_cond_relock(pthread_mutex_t *pm, int counted, const void *caller,
+			 int *contended)
+{
+	struct st_mutex *m = st_mutex(pm);
+	int kind = m->kind;
+
+	if (counted) {
+		int sleeps = 0;
+		relock_counted(m, &sleeps);
+		/* Held: the counters are ours. */
+		++m->acquisitions;
+		st_mutex_stamp(m);
+		if (sleeps)
+			++m->contended;
+		*contended = sleeps > 0;
+		return 0;
+	}
+	if (ours(kind) && st_cas_acquire(&m->lock, 0, st_tid())) {
+		++m->acquisitions;
+		st_mutex_stamp(m);
+		*contended = 0;
+		return 0;
+	}
+	*contended = 1;
+	return st_mutex_lock(m, CLOCK_REALTIME, 0, caller);
+}

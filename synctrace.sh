@@ -77,42 +77,14 @@ run_tests() {
 	ctest --test-dir "$BUILD" --output-on-failure -j"$JOBS" --timeout 300 "$@"
 }
 
-# The count of each event name in a trace, then where the trace is.
-summarize() {
-	local dir=$1
-	babeltrace2 "$dir" | sed -n 's/^\[[^]]*\] ([^)]*) [^ ]* \(synctrace_[a-z0-9_]*:[a-z0-9_]*\): .*/\1/p' |
-		sort | uniq -c | sort -rn
-	echo "trace: $dir"
-}
-
-record() {
-	local out=$1
-	shift
-	local name="synctrace-$$"
-	lttng create "$name" --output="$out" >/dev/null
-	lttng enable-channel -u -s "$name" --subbuf-size=8M --num-subbuf=16 chan >/dev/null
-	lttng enable-event -u -s "$name" -c chan 'synctrace_*' >/dev/null
-	lttng enable-event -u -s "$name" -c chan 'lttng_ust_statedump:*' >/dev/null
-	lttng add-context -u -s "$name" -c chan -t vpid -t vtid -t procname >/dev/null
-	lttng start "$name" >/dev/null
-	local rc=0
-	LD_PRELOAD="$BUILD/libsynctrace.so $BUILD/libsynctrace-tp.so liblttng-ust-fork.so" "$@" || rc=$?
-	lttng stop "$name" >/dev/null
-	lttng destroy "$name" >/dev/null
-	return $rc
-}
-
+# `synctrace run`: record CMD (default: the built-in demo), then report.
+# Arguments are `synctrace run`'s: record options, then `-- CMD ARGS...`;
+# a bare `CMD ARGS...` (the leading `--` already taken off) is a command.
 run_main() {
-	local out
-	out="$PWD/synctrace-trace-$(date +%Y%m%d-%H%M%S)"
-	[ $# -gt 0 ] || set -- "$BUILD/tools/synctrace-demo"
-	local rc=0
-	record "$out" "$@" || rc=$?
-	summarize "$out"
-	if [ -x "$BUILD/analysis/synctrace-report" ]; then
-		"$BUILD/analysis/synctrace-report" "$out" || true
+	if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then
+		set -- -- "$@"
 	fi
-	return $rc
+	"$BUILD/tools/synctrace" run "$@"
 }
 
 cmd=${1:-help}

@@ -1,88 +1,48 @@
-/* The built-in demo `./synctrace.sh run` records when given no command:
- * four threads share one queue guarded by one mutex (a short critical
- * section, so they contend), and a fifth keeps trying a timed lock on a
- * mutex a sixth holds for long stretches (so timeouts show up). */
-#include <errno.h>
-#include <pthread.h>
+/* The built-in demo `synctrace run` records when given no command
+ * (workloads in demo/):
+ *  1. the two-queue workload of the 2003 NPTL condvar thread, both
+ *     variants: one mutex + one condvar for both queues, then one mutex
+ *     per queue + a "twomutex" condvar; printed like that thread's table
+ *     (time, messages per consumer wakeup);
+ *  2. a timed-wait race: waiters with 10-100 us timeouts against
+ *     signalers on one condvar.
+ * usage: synctrace-demo [MESSAGES_PER_SUPPLIER [RACE_MS]]
+ * (defaults sized to keep a traced run well under five seconds) */
 #include <stdio.h>
-#include <time.h>
+#include <stdlib.h>
 
-#define WORKERS 4
-#define ITEMS 200000
+#include "demo.h"
 
-static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_mutex_t slow_lock = PTHREAD_MUTEX_INITIALIZER;
-static long queue_len, produced;
-static volatile int done;
-
-static void work(int n)
+int main(int argc, char **argv)
 {
-	for (volatile int i = 0; i < n; i++)
-		;
-}
-
-static void *worker(void *arg)
-{
-	(void)arg;
-	for (int i = 0; i < ITEMS; i++) {
-		pthread_mutex_lock(&queue_lock);
-		queue_len += (i & 1) ? 1 : -1;
-		produced++;
-		work(50);
-		pthread_mutex_unlock(&queue_lock);
-		work(100);
+	long n = argc > 1 ? atol(argv[1]) : 500000;
+	long ms = argc > 2 ? atol(argv[2]) : 300;
+	int fail = 0;
+	if (n < 1 || ms < 1) {
+		fprintf(stderr, "usage: synctrace-demo [MESSAGES_PER_SUPPLIER [RACE_MS]]\n");
+		return 2;
 	}
-	return 0;
-}
-
-static void *holder(void *arg)
-{
-	(void)arg;
-	while (!done) {
-		pthread_mutex_lock(&slow_lock);
-		struct timespec ts = { 0, 2000000 };
-		nanosleep(&ts, 0);
-		pthread_mutex_unlock(&slow_lock);
-		ts.tv_nsec = 200000;
-		nanosleep(&ts, 0);
-	}
-	return 0;
-}
-
-static void *impatient(void *arg)
-{
-	long *timeouts = arg;
-	while (!done) {
-		struct timespec abs;
-		clock_gettime(CLOCK_REALTIME, &abs);
-		abs.tv_nsec += 500000;
-		if (abs.tv_nsec >= 1000000000) {
-			abs.tv_sec++;
-			abs.tv_nsec -= 1000000000;
+	printf("two queues, two suppliers x %ld messages, one consumer:\n", n);
+	printf("  %-9s %9s %10s %9s\n", "variant", "time (s)", "wakeups", "rate");
+	for (int twomutex = 0; twomutex < 2; twomutex++) {
+		struct twoqueue_result r;
+		if (twoqueue_run(twomutex, n, &r)) {
+			fprintf(stderr, "demo: two-queue %s lost messages\n", twomutex ? "twomutex" : "cond");
+			fail = 1;
+			continue;
 		}
-		if (pthread_mutex_timedlock(&slow_lock, &abs) == ETIMEDOUT)
-			++*timeouts;
-		else
-			pthread_mutex_unlock(&slow_lock);
+		printf("  %-9s %9.3f %10ld %9.1f\n", twomutex ? "twomutex" : "cond", r.seconds,
+		       r.wakeups, r.wakeups ? (double)r.messages / r.wakeups : 0.0);
 	}
-	return 0;
-}
+	printf("  (rate: messages consumed per consumer wakeup)\n");
 
-int main(void)
-{
-	pthread_t w[WORKERS], h, t;
-	long timeouts = 0;
-
-	pthread_create(&h, 0, holder, 0);
-	pthread_create(&t, 0, impatient, &timeouts);
-	for (int i = 0; i < WORKERS; i++)
-		pthread_create(&w[i], 0, worker, 0);
-	for (int i = 0; i < WORKERS; i++)
-		pthread_join(w[i], 0);
-	done = 1;
-	pthread_join(h, 0);
-	pthread_join(t, 0);
-	printf("demo: %ld items through one mutex by %d threads; %ld timed locks timed out\n",
-	       produced, WORKERS, timeouts);
-	return produced == (long)WORKERS * ITEMS ? 0 : 1;
+	struct timedrace_result t;
+	if (timedrace_run(3, 2, ms, &t)) {
+		fprintf(stderr, "demo: timed-wait race failed\n");
+		return 1;
+	}
+	printf("timed-wait race, 3 waiters (10-100 us timeouts) vs 2 signalers, %ld ms:\n"
+	       "  %ld waits: %ld timed out, %ld signaled; %ld signals sent\n",
+	       ms, t.waits, t.timeouts, t.signaled, t.signals);
+	return fail;
 }

@@ -86,29 +86,13 @@ static int take_counted(void *p)
  * bail-out on waiters: we are one of them. */
 static int relock_counted(struct st_mutex *m, int *sleeps)
 {
-	int shared = m->kind & ST_MUTEX_PSHARED, spins;
+	int spins;
 	struct take t = { m, st_tid() };
 	if (st_spin(m, 0, take_counted, &t, &spins) == ST_SPUN_ACQUIRED) {
 		st_dec(&m->waiters);
 		return 0;
 	}
-	for (;;) {
-		int v = st_load_relaxed(&m->lock);
-		if (v == 0) {
-			if (take_counted(&t))
-				break;
-			continue;
-		}
-		if (!(v & ST_MUTEX_SLEEPERS)) {
-			if (!st_cas_acquire(&m->lock, v, v | ST_MUTEX_SLEEPERS))
-				continue;
-			v |= ST_MUTEX_SLEEPERS;
-		}
-		st_futex_wait(&m->lock, v, shared, CLOCK_REALTIME, 0, m);
-		++*sleeps;
-	}
-	st_dec(&m->waiters);
-	return 0;
+	return st_mutex_sleep(m, t.self, CLOCK_REALTIME, 0, sleeps);
 }
 
 int st_mutex_cond_relock(pthread_mutex_t *pm, int counted, const void *caller,

@@ -65,6 +65,42 @@ static int owner_relock(struct st_mutex *m, int type, int self, int *ret,
 	}
 }
 
+/* The sleep loop, for a thread already counted in m->waiters (the lock
+ * slow path, or a condvar waiter requeued onto the word). Returns 0 holding
+ * the lock, or ETIMEDOUT; either way the count is dropped. */
+int st_mutex_sleep(struct st_mutex *m, int self, clockid_t clk,
+		   const struct timespec *abs, int *sleeps)
+{
+	int shared = m->kind & ST_MUTEX_PSHARED, r = 0;
+
+	for (;;) {
+		int v = st_load_relaxed(&m->lock);
+		if (v == 0) {
+			/* FREE → CONTENDED when others are in this loop (some may be
+			 * asleep, relying on the bit), else FREE → HELD. */
+			int mine = self;
+			if (st_load_relaxed(&m->waiters) > 1)
+				mine |= ST_MUTEX_SLEEPERS;
+			if (st_cas_acquire(&m->lock, 0, mine))
+				break;
+			continue;
+		}
+		/* HELD → CONTENDED, so the owner's swap sees a sleeper. */
+		if (!(v & ST_MUTEX_SLEEPERS)) {
+			if (!st_cas_acquire(&m->lock, v, v | ST_MUTEX_SLEEPERS))
+				continue;
+			v |= ST_MUTEX_SLEEPERS;
+		}
+		r = st_futex_wait(&m->lock, v, shared, clk, abs, m);
+		++*sleeps;
+		if (r == ETIMEDOUT)
+			break;
+		r = 0;
+	}
+	st_dec(&m->waiters);
+	return r;
+}
+
 int st_mutex_lock_slow(struct st_mutex *m, clockid_t clk,
 		       const struct timespec *abs, const void *caller)
 {
@@ -78,7 +114,7 @@ int st_mutex_lock_slow(struct st_mutex *m, clockid_t clk,
 		return EINVAL;
 	}
 
-	int type = kind & ST_MUTEX_TYPE_MASK, shared = kind & ST_MUTEX_PSHARED;
+	int type = kind & ST_MUTEX_TYPE_MASK;
 	struct take t = { m, st_tid() };
 
 	if (type != PTHREAD_MUTEX_NORMAL && type != PTHREAD_MUTEX_ADAPTIVE_NP &&
@@ -106,36 +142,13 @@ int st_mutex_lock_slow(struct st_mutex *m, clockid_t clk,
 	}
 
 	st_inc(&m->waiters);
-	for (;;) {
-		int v = st_load_relaxed(&m->lock);
-		if (v == 0) {
-			/* FREE → CONTENDED when others are in this loop (some may be
-			 * asleep, relying on the bit), else FREE → HELD. */
-			int mine = t.self;
-			if (st_load_relaxed(&m->waiters) > 1)
-				mine |= ST_MUTEX_SLEEPERS;
-			if (st_cas_acquire(&m->lock, 0, mine))
-				break;
-			continue;
-		}
-		/* HELD → CONTENDED, so the owner's swap sees a sleeper. */
-		if (!(v & ST_MUTEX_SLEEPERS)) {
-			if (!st_cas_acquire(&m->lock, v, v | ST_MUTEX_SLEEPERS))
-				continue;
-			v |= ST_MUTEX_SLEEPERS;
-		}
-		int r = st_futex_wait(&m->lock, v, shared, clk, abs, m);
-		sleeps++;
-		if (r == ETIMEDOUT) {
-			/* We never held the lock: m is valid because we are still
-			 * one of its waiters (destroying it now is the caller's bug). */
-			st_dec(&m->waiters);
-			if (t0)
-				st_mutex_ev_timeout(m, caller, sleeps, st_now_ns() - t0);
-			return ETIMEDOUT;
-		}
+	if (st_mutex_sleep(m, t.self, clk, abs, &sleeps) == ETIMEDOUT) {
+		/* We never held the lock: m is valid because we were still one
+		 * of its waiters (destroying it now is the caller's bug). */
+		if (t0)
+			st_mutex_ev_timeout(m, caller, sleeps, st_now_ns() - t0);
+		return ETIMEDOUT;
 	}
-	st_dec(&m->waiters);
 	acquired_slow(m, caller, ST_HOW_SLEEP, spins, sleeps, t0);
 	return 0;
 }

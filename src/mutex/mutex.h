@@ -121,6 +121,9 @@ int st_mutex_lock_slow(struct st_mutex *m, clockid_t clk,
 		       const struct timespec *abs, const void *caller);
 int st_mutex_unlock_slow(struct st_mutex *m, int old, const void *caller);
 int st_mutex_trylock_slow(struct st_mutex *m, const void *caller);
+/* The sleep loop for a thread counted in m->waiters (lock.c). */
+int st_mutex_sleep(struct st_mutex *m, int self, clockid_t clk,
+		   const struct timespec *abs, int *sleeps);
 
 /* Robust / PI / PP: glibc's functions (forward.c). */
 int st_mutex_forward_lock(pthread_mutex_t *m, clockid_t clk,

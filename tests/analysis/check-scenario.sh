@@ -111,12 +111,16 @@ rc=$?
 
 # Metadata of another provider only: refused, naming the metadata file.
 cp -r "$tdir" "$tmp/foreign"
-sed -i 's/synctrace_/othertrace_/g' "$tmp/foreign/metadata"
+# (same length: the metadata packets stay valid)
+sed -i 's/synctrace_/othertrac_/g' "$tmp/foreign/metadata"
 "$report" "$tmp/foreign" >/dev/null 2>"$tmp/f.err"
 rc=$?
 [ $rc -ne 0 ] || fail "foreign metadata: exit 0"
 grep -q "foreign/metadata: no synctrace provider" "$tmp/f.err" ||
 	fail "foreign metadata: message: $(cat "$tmp/f.err")"
+babeltrace2 --plugin-path="$plugins" "$tmp/foreign" -c sink.synctrace.report \
+	>/dev/null 2>"$tmp/pf.err" && fail "plugin, foreign metadata: exit 0"
+grep -q "no synctrace events" "$tmp/pf.err" || fail "plugin, foreign metadata: message"
 
 # A newer format major in synctrace_meta:start: refused, exit 3.
 cp -r "$tdir" "$tmp/newer"
@@ -129,4 +133,7 @@ rc=$?
 [ $rc -eq 3 ] || fail "newer format: exit $rc, want 3 ($(cat "$tmp/n.err"))"
 grep -q "format 7.x" "$tmp/n.err" || fail "newer format: message: $(cat "$tmp/n.err")"
 [ ! -s "$tmp/n.out" ] || fail "newer format: printed a report"
+babeltrace2 --plugin-path="$plugins" "$tmp/newer" -c sink.synctrace.report \
+	>/dev/null 2>"$tmp/pn.err" && fail "plugin, newer format: exit 0"
+grep -q "format 7.x" "$tmp/pn.err" || fail "plugin, newer format: message"
 echo "check-scenario: ok"

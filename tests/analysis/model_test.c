@@ -1,6 +1,8 @@
 /* The model and reports on synthetic event sequences: exact numbers.
  * usage: test_analysis_model CASE   (one process per case, see CMakeLists) */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -117,9 +119,30 @@ static void thread_before_trace(void)
 	CHECK_EQ(x->how[SA_HOW_SPIN], 1);
 }
 
-/* Full level: the first event is a release (held when first seen): no hold
- * time for it; the next acquire/release pair gives one. */
+/* Full level: one released event per lock/unlock pair, with hold_ns. The
+ * first one's hold began before the process was traced: held when first
+ * seen. Ownership passing from 7 to 8 is a hand-off. */
 static void first_seen_held(void)
+{
+	START(1, 7, 2);
+	feed(SA_EV_mutex_released, 10, 7, 7, "obj", I(A), "caller", I(1), "waiters", I(-1),
+	     "woken", I(-1), "acquisitions", I(10), "hold_ns", I(50), NULL);
+	feed(SA_EV_mutex_released, 350, 7, 8, "obj", I(A), "caller", I(1), "waiters", I(0),
+	     "woken", I(-1), "acquisitions", I(11), "hold_ns", I(250), NULL);
+	struct sa_mutex *x = mx(7, A, 0);
+	CHECK_EQ(x->first_seen_held, 1);
+	CHECK_EQ(x->hold.n, 2);
+	CHECK_EQ(x->hold.sum, 300);
+	CHECK_EQ(x->hold.max, 250);
+	CHECK_EQ(x->handoffs, 1);
+	CHECK_EQ(x->wakes_released, 0);
+	/* meta:start seen: counters count from the process start. */
+	CHECK_EQ(sa_mutex_acquisitions(x), 11);
+}
+
+/* The same in traces whose released has no hold_ns (format 1.0 as first
+ * written): the acquire/release pair gives the hold. */
+static void first_seen_held_paired(void)
 {
 	START(1, 7, 2);
 	feed(SA_EV_mutex_released, 10, 7, 7, "obj", I(A), "caller", I(1), "waiters", I(0),
@@ -133,9 +156,29 @@ static void first_seen_held(void)
 	CHECK_EQ(x->first_seen_held, 1);
 	CHECK_EQ(x->hold.n, 1);
 	CHECK_EQ(x->hold.sum, 250);
-	CHECK_EQ(x->wakes_released, 0);
-	/* meta:start seen: counters count from the process start. */
 	CHECK_EQ(sa_mutex_acquisitions(x), 11);
+}
+
+/* Thread names: the procname context, and thread:name for a thread that
+ * named itself. */
+static void thread_names(void)
+{
+	START(1, 5, 1);
+	struct sa_event e;
+	memset(&e, 0, sizeof(e));
+	e.id = SA_EV_thread_name;
+	e.ts = 2;
+	e.vpid = 5;
+	e.vtid = 6;
+	e.procname = "old";
+	sa_ev_set(&e, "handle", 0x77);
+	sa_ev_set(&e, "tid", 6);
+	e.s[0].name = "name";
+	e.s[0].v = "worker-1";
+	e.nstrings = 1;
+	sa_model_feed(m, &e);
+	CHECK(!strcmp(m->threads[1].procname, "worker-1"));
+	CHECK(!strcmp(m->procs[0].procname, "prog"));
 }
 
 /* Two processes using the same address, events interleaved. */
@@ -223,6 +266,25 @@ static void wake_then_block(void)
 	CHECK_EQ(m->threads[1].wake_then_block, 1);
 	CHECK_EQ(obj(1, A, 0)->fx_eagain, 1);
 	CHECK_EQ(obj(1, A, 0)->fx_timedout, 1);
+}
+
+/* A condvar waiter's futex waits (obj = the condvar) separated by cond
+ * events (field "cond") are separate waits, not wake-then-block. */
+static void wake_then_block_cond(void)
+{
+	uint64_t cv = 0x3000;
+	START(1, 1, 1);
+	for (int i = 0; i < 3; i++) {
+		feed(SA_EV_cond_enqueued, 10 * i + 2, 1, 2, "cond", I(cv), "caller", I(1),
+		     "mutex", I(A), "node", I(0x99), "clock", I(0), "timed", I(0), "abs_sec", I(0),
+		     "abs_nsec", I(0), "queued", I(0), NULL);
+		wait_on(10 * i + 3, 2, cv, 0);
+		feed(SA_EV_cond_woke, 10 * i + 4, 1, 2, "cond", I(cv), "node", I(0x99), "how", I(0),
+		     "spurious", I(0), "wait_ns", I(5), NULL);
+	}
+	wait_on(40, 2, cv, 0); /* no cond event since the last wake: counted */
+	wait_on(41, 2, cv, 0);
+	CHECK_EQ(obj(1, cv, 0)->wake_then_block, 1);
 }
 
 /* Wasted wakes, spurious wakeups, herd sizes. */
@@ -407,6 +469,69 @@ static void json_envelope(void)
 	free(buf);
 }
 
+/* Semaphores, rwlocks, spinlocks: their rows in the contention table. */
+static void other_locks(void)
+{
+	START(1, 1, 1);
+	feed(SA_EV_sem_init, 2, 1, 1, "obj", I(A), "caller", I(1), "value", I(0),
+	     "pshared", I(0), NULL);
+	feed(SA_EV_sem_wait_begin, 3, 1, 2, "obj", I(A), "caller", I(1), "value", I(0),
+	     "nwaiters", I(0), NULL);
+	feed(SA_EV_sem_post, 4, 1, 1, "obj", I(A), "caller", I(1), "result", I(0), "value", I(1),
+	     "nwaiters", I(1), "woken", I(0), NULL);
+	feed(SA_EV_sem_acquired, 5, 1, 2, "obj", I(A), "caller", I(1), "how", I(2), "spins",
+	     I(10), "sleeps", I(1), "wait_ns", I(2000), NULL);
+	feed(SA_EV_sem_timeout, 6, 1, 2, "obj", I(A), "caller", I(1), "result", I(110),
+	     "sleeps", I(1), "wait_ns", I(500), NULL);
+	feed(SA_EV_rwlock_acquired, 7, 1, 3, "obj", I(B), "caller", I(1), "write", I(1),
+	     "how", I(1), "readers", I(0), "spins", I(5), "sleeps", I(0), "wait_ns", I(70), NULL);
+	feed(SA_EV_rwlock_acquired, 8, 1, 2, "obj", I(B), "caller", I(1), "write", I(0),
+	     "how", I(2), "readers", I(1), "spins", I(5), "sleeps", I(1), "wait_ns", I(30), NULL);
+	feed(SA_EV_rwlock_released, 9, 1, 3, "obj", I(B), "caller", I(1), "write", I(1),
+	     "readers_left", I(0), "sleepers", I(1), "woken", I(0), NULL);
+	feed(SA_EV_spinlock_contended, 10, 1, 3, "obj", I(0x4000), "caller", I(1),
+	     "iterations", I(12), "spin_ns", I(90), NULL);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct sa_report_opts o = { .format = SA_FMT_CSV, .sort = SA_SORT_WAIT };
+	sa_report_render(m, &o, f);
+	fclose(f);
+	/* rank,type,vpid,procname,address,instance,caller,acquisitions,contended,
+	 * contended_share,after_spin,after_sleep,timeouts,trylock_failed,wait_total_ns */
+	CHECK(strstr(buf, "\n1,sem,1,prog,0x1000,0,0x1,1,1,1.000000,0,1,1,0,2000,"));
+	CHECK(strstr(buf, "\n2,spinlock,1,prog,0x4000,0,0x1,1,1,1.000000,1,0,0,0,90,"));
+	CHECK(strstr(buf, "\n3,rwlock,1,prog,0x2000,0,0x1,2,2,1.000000,1,1,0,0,70,"));
+	free(buf);
+	/* Thread 2 waited 2000 + 500 (timeout) + 30. */
+	CHECK_EQ(m->threads[1].wait_ns, 2530);
+	CHECK_EQ(m->threads[1].timeouts, 1);
+}
+
+/* Discarded events: listed, and the report says numbers are lower bounds. */
+static void discarded(void)
+{
+	START(1, 1, 1);
+	sa_model_name_trace(m, 0, "host-a");
+	sa_model_discarded(m, 0, "chan_0", 100, 200, 42, 1);
+	sa_model_discarded(m, 0, "chan_1", INT64_MIN, INT64_MIN, 0, 0);
+	CHECK_EQ(m->ndiscards, 2);
+	CHECK_EQ(m->discarded_total, 42);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct sa_report_opts o = { .format = SA_FMT_JSON };
+	sa_report_render(m, &o, f);
+	fclose(f);
+	CHECK(strstr(buf, "\"lower_bounds\": true"));
+	CHECK(strstr(buf, "{\"trace\": \"host-a\", \"stream\": \"chan_0\", \"begin_ns\": 100, "
+			  "\"end_ns\": 200, \"count\": 42}"));
+	CHECK(strstr(buf, "\"stream\": \"chan_1\", \"begin_ns\": null, \"end_ns\": null, "
+			  "\"count\": null}"));
+	CHECK(strstr(buf, "the tracer discarded at least 42 events"));
+	free(buf);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -414,11 +539,14 @@ static const struct {
 	{ "contended_mutex", contended_mutex },
 	{ "thread_before_trace", thread_before_trace },
 	{ "first_seen_held", first_seen_held },
+	{ "first_seen_held_paired", first_seen_held_paired },
+	{ "thread_names", thread_names },
 	{ "interleaved_processes", interleaved_processes },
 	{ "pid_reuse", pid_reuse },
 	{ "tid_reuse", tid_reuse },
 	{ "wake_then_block", wake_then_block },
 	{ "wakes", wakes },
+	{ "wake_then_block_cond", wake_then_block_cond },
 	{ "object_reuse", object_reuse },
 	{ "newer_format", newer_format },
 	{ "malformed", malformed },
@@ -426,6 +554,8 @@ static const struct {
 	{ "cond_race", cond_race },
 	{ "streaming", streaming },
 	{ "json_envelope", json_envelope },
+	{ "other_locks", other_locks },
+	{ "discarded", discarded },
 };
 
 int main(int argc, char **argv)

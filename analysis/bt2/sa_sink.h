@@ -1,0 +1,46 @@
+/* The babeltrace2 sink component class `sink.synctrace.report`: decodes
+ * each message into a struct sa_event for the model, records
+ * discarded-events messages, and (as a plugin) renders the report when
+ * the graph finalizes it. synctrace-report creates the same class at run
+ * time and passes its own state as initialization data, so it can render
+ * even when the graph stops on an error. */
+#ifndef SA_SINK_H
+#define SA_SINK_H
+
+#include <babeltrace2/babeltrace.h>
+#include <stdio.h>
+
+#include "sa_model.h"
+#include "sa_report.h"
+
+struct sa_ec_info; /* per event class decoding plan (sink.c) */
+
+struct sa_sink_state {
+	struct sa_model *model;
+	struct sa_report_opts opts;
+	FILE *out;
+	int owned;      /* plugin mode: the component renders and frees it */
+	int complete;   /* the upstream reached its end */
+	int refused;    /* a newer trace format: no report */
+	char refuse_msg[256];
+	bt_message_iterator *iter;
+	/* Decoding caches. */
+	struct sa_ec_info *ecs;
+	unsigned necs, capecs;
+	const void *traces[64]; /* bt_trace pointers, by trace index */
+	unsigned ntraces;
+	uint64_t synctrace_events;
+};
+
+bt_component_class_initialize_method_status
+sa_sink_initialize(bt_self_component_sink *self, bt_self_component_sink_configuration *cfg,
+		   const bt_value *params, void *init_data);
+bt_component_class_sink_graph_is_configured_method_status
+sa_sink_graph_is_configured(bt_self_component_sink *self);
+bt_component_class_sink_consume_method_status sa_sink_consume(bt_self_component_sink *self);
+void sa_sink_finalize(bt_self_component_sink *self);
+
+/* Free decoding caches (not the model). */
+void sa_sink_state_clear(struct sa_sink_state *s);
+
+#endif

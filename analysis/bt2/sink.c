@@ -1,0 +1,380 @@
+/* sink.synctrace.report: the four methods of the component class (in the
+ * shape of babeltrace2's utils.counter sink) and the event decoding. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sa_sink.h"
+
+/* What to read from events of one class, worked out once per class. */
+struct sa_ec_info {
+	const bt_event_class *ec;
+	enum sa_event_id id;
+	const char *name;          /* the class's name (owned by babeltrace2) */
+	int ours;                  /* synctrace_* */
+	unsigned nint;
+	uint64_t idx[SA_MAX_FIELDS];
+	const char *fname[SA_MAX_FIELDS];
+	int is_signed[SA_MAX_FIELDS];
+	unsigned nstr;
+	uint64_t sidx[SA_MAX_STRINGS];
+	const char *sname[SA_MAX_STRINGS];
+	int64_t ctx_vpid, ctx_vtid, ctx_procname; /* member index in the common context, -1 */
+};
+
+static int int_kind(const bt_field_class *fc)
+{
+	bt_field_class_type t = bt_field_class_get_type(fc);
+	if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_SIGNED_INTEGER))
+		return 2;
+	if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER))
+		return 1;
+	return 0;
+}
+
+static struct sa_ec_info *ec_info(struct sa_sink_state *s, const bt_event *ev)
+{
+	const bt_event_class *ec = bt_event_borrow_class_const(ev);
+	for (unsigned i = s->necs; i-- > 0;)
+		if (s->ecs[i].ec == ec)
+			return &s->ecs[i];
+	if (s->necs == s->capecs) {
+		unsigned c = s->capecs ? s->capecs * 2 : 32;
+		struct sa_ec_info *p = realloc(s->ecs, c * sizeof(*p));
+		if (!p)
+			return NULL;
+		s->ecs = p;
+		s->capecs = c;
+	}
+	struct sa_ec_info *x = &s->ecs[s->necs++];
+	memset(x, 0, sizeof(*x));
+	x->ec = ec;
+	x->name = bt_event_class_get_name(ec);
+	x->id = sa_event_lookup(x->name);
+	x->ours = x->name && !strncmp(x->name, "synctrace_", 10);
+	x->ctx_vpid = x->ctx_vtid = x->ctx_procname = -1;
+
+	const bt_field *payload = bt_event_borrow_payload_field_const(ev);
+	if (payload) {
+		const bt_field_class *fc = bt_field_borrow_class_const(payload);
+		uint64_t n = bt_field_class_structure_get_member_count(fc);
+		for (uint64_t i = 0; i < n && x->nint < SA_MAX_FIELDS; i++) {
+			const bt_field_class_structure_member *m =
+				bt_field_class_structure_borrow_member_by_index_const(fc, i);
+			const bt_field_class *mfc =
+				bt_field_class_structure_member_borrow_field_class_const(m);
+			int k = int_kind(mfc);
+			if (!k) {
+				if (bt_field_class_get_type(mfc) == BT_FIELD_CLASS_TYPE_STRING &&
+				    x->nstr < SA_MAX_STRINGS) {
+					x->sidx[x->nstr] = i;
+					x->sname[x->nstr++] = bt_field_class_structure_member_get_name(m);
+				}
+				continue;
+			}
+			x->idx[x->nint] = i;
+			x->fname[x->nint] = bt_field_class_structure_member_get_name(m);
+			x->is_signed[x->nint] = k == 2;
+			x->nint++;
+		}
+	}
+	const bt_field *ctx = bt_event_borrow_common_context_field_const(ev);
+	if (ctx) {
+		const bt_field_class *fc = bt_field_borrow_class_const(ctx);
+		uint64_t n = bt_field_class_structure_get_member_count(fc);
+		for (uint64_t i = 0; i < n; i++) {
+			const char *nm = bt_field_class_structure_member_get_name(
+				bt_field_class_structure_borrow_member_by_index_const(fc, i));
+			if (!strcmp(nm, "vpid"))
+				x->ctx_vpid = (int64_t)i;
+			else if (!strcmp(nm, "vtid"))
+				x->ctx_vtid = (int64_t)i;
+			else if (!strcmp(nm, "procname"))
+				x->ctx_procname = (int64_t)i;
+		}
+	}
+	return x;
+}
+
+static int64_t int_value(const bt_field *f)
+{
+	bt_field_class_type t = bt_field_get_class_type(f);
+	if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_SIGNED_INTEGER))
+		return bt_field_integer_signed_get_value(f);
+	if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER))
+		return (int64_t)bt_field_integer_unsigned_get_value(f);
+	return -1;
+}
+
+static unsigned trace_index(struct sa_sink_state *s, const bt_trace *tr)
+{
+	for (unsigned i = 0; i < s->ntraces; i++)
+		if (s->traces[i] == tr)
+			return i;
+	if (s->ntraces == sizeof(s->traces) / sizeof(s->traces[0]))
+		return s->ntraces - 1;
+	unsigned i = s->ntraces++;
+	s->traces[i] = tr;
+	/* Name it: the trace's name, else the hostname in its environment. */
+	const char *name = bt_trace_get_name(tr);
+	char buf[256];
+	const bt_value *h = bt_trace_borrow_environment_entry_value_by_name_const(tr, "hostname");
+	if (h && bt_value_is_string(h) && (!name || strcmp(name, bt_value_string_get(h)))) {
+		snprintf(buf, sizeof(buf), "%s (host %s)", name ? name : "trace",
+			 bt_value_string_get(h));
+		name = buf;
+	}
+	sa_model_name_trace(s->model, i, name);
+	return i;
+}
+
+static void on_event(struct sa_sink_state *s, const bt_message *msg)
+{
+	const bt_event *ev = bt_message_event_borrow_event_const(msg);
+	struct sa_ec_info *x = ec_info(s, ev);
+	struct sa_event e;
+	if (!x) {
+		s->model->oom = 1;
+		return;
+	}
+	e.id = x->id;
+	e.name = x->name;
+	e.ts = 0;
+	if (bt_message_event_borrow_stream_class_default_clock_class_const(msg)) {
+		const bt_clock_snapshot *cs = bt_message_event_borrow_default_clock_snapshot_const(msg);
+		int64_t ns;
+		if (bt_clock_snapshot_get_ns_from_origin(cs, &ns) ==
+		    BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK)
+			e.ts = ns;
+	}
+	e.trace = trace_index(s, bt_stream_borrow_trace_const(bt_event_borrow_stream_const(ev)));
+	e.vpid = e.vtid = -1;
+	e.procname = NULL;
+	const bt_field *ctx = bt_event_borrow_common_context_field_const(ev);
+	if (ctx) {
+		if (x->ctx_vpid >= 0)
+			e.vpid = (int32_t)int_value(
+				bt_field_structure_borrow_member_field_by_index_const(ctx, (uint64_t)x->ctx_vpid));
+		if (x->ctx_vtid >= 0)
+			e.vtid = (int32_t)int_value(
+				bt_field_structure_borrow_member_field_by_index_const(ctx, (uint64_t)x->ctx_vtid));
+		if (x->ctx_procname >= 0) {
+			const bt_field *f = bt_field_structure_borrow_member_field_by_index_const(
+				ctx, (uint64_t)x->ctx_procname);
+			if (bt_field_get_class_type(f) == BT_FIELD_CLASS_TYPE_STRING)
+				e.procname = bt_field_string_get_value(f);
+		}
+	}
+	e.nfields = 0;
+	e.nstrings = 0;
+	if (x->nstr) {
+		const bt_field *payload = bt_event_borrow_payload_field_const(ev);
+		for (unsigned i = 0; i < x->nstr; i++) {
+			e.s[i].name = x->sname[i];
+			e.s[i].v = bt_field_string_get_value(
+				bt_field_structure_borrow_member_field_by_index_const(payload, x->sidx[i]));
+		}
+		e.nstrings = x->nstr;
+	}
+	if (x->nint) {
+		const bt_field *payload = bt_event_borrow_payload_field_const(ev);
+		for (unsigned i = 0; i < x->nint; i++) {
+			const bt_field *f =
+				bt_field_structure_borrow_member_field_by_index_const(payload, x->idx[i]);
+			e.f[i].name = x->fname[i];
+			e.f[i].v = x->is_signed[i] ? bt_field_integer_signed_get_value(f)
+						   : (int64_t)bt_field_integer_unsigned_get_value(f);
+		}
+		e.nfields = x->nint;
+	}
+	if (x->ours)
+		s->synctrace_events++;
+	if (sa_model_feed(s->model, &e) < 0 && !s->refused) {
+		const char *tn = e.trace < s->model->ntraces && s->model->trace_names[e.trace]
+					 ? s->model->trace_names[e.trace] : "trace";
+		s->refused = 1;
+		snprintf(s->refuse_msg, sizeof(s->refuse_msg),
+			 "%s: process %d was recorded with synctrace trace format %d.x; this "
+			 "analyzer understands format %d.x only",
+			 tn, s->model->newer_vpid, s->model->newer_major, SA_FORMAT_MAJOR);
+	}
+}
+
+static void on_discarded(struct sa_sink_state *s, const bt_message *msg)
+{
+	const bt_stream *st = bt_message_discarded_events_borrow_stream_const(msg);
+	uint64_t count = 0;
+	int known = bt_message_discarded_events_get_count(msg, &count) ==
+		    BT_PROPERTY_AVAILABILITY_AVAILABLE;
+	int64_t b = INT64_MIN, e = INT64_MIN;
+	if (bt_stream_class_discarded_events_have_default_clock_snapshots(
+		    bt_stream_borrow_class_const(st))) {
+		const bt_clock_snapshot *cb =
+			bt_message_discarded_events_borrow_beginning_default_clock_snapshot_const(msg);
+		const bt_clock_snapshot *ce =
+			bt_message_discarded_events_borrow_end_default_clock_snapshot_const(msg);
+		if (bt_clock_snapshot_get_ns_from_origin(cb, &b) !=
+		    BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK)
+			b = INT64_MIN;
+		if (bt_clock_snapshot_get_ns_from_origin(ce, &e) !=
+		    BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK)
+			e = INT64_MIN;
+	}
+	unsigned ti = trace_index(s, bt_stream_borrow_trace_const(st));
+	const char *name = bt_stream_get_name(st);
+	char buf[48];
+	if (!name) {
+		snprintf(buf, sizeof(buf), "stream %llu",
+			 (unsigned long long)bt_stream_get_id(st));
+		name = buf;
+	}
+	sa_model_discarded(s->model, ti, name, b, e, count, known);
+}
+
+static void parse_params(struct sa_sink_state *s, const bt_value *params)
+{
+	const bt_value *v;
+	if (!params || !bt_value_is_map(params))
+		return;
+	if ((v = bt_value_map_borrow_entry_value_const(params, "format")) && bt_value_is_string(v)) {
+		int f = sa_report_parse_format(bt_value_string_get(v));
+		if (f >= 0)
+			s->opts.format = (enum sa_format)f;
+	}
+	if ((v = bt_value_map_borrow_entry_value_const(params, "sort")) && bt_value_is_string(v)) {
+		int k = sa_report_parse_sort(bt_value_string_get(v));
+		if (k >= 0)
+			s->opts.sort = (enum sa_sort)k;
+	}
+	if ((v = bt_value_map_borrow_entry_value_const(params, "top"))) {
+		if (bt_value_is_unsigned_integer(v))
+			s->opts.top = (unsigned)bt_value_integer_unsigned_get(v);
+		else if (bt_value_is_signed_integer(v) && bt_value_integer_signed_get(v) > 0)
+			s->opts.top = (unsigned)bt_value_integer_signed_get(v);
+	}
+}
+
+bt_component_class_initialize_method_status
+sa_sink_initialize(bt_self_component_sink *self, bt_self_component_sink_configuration *cfg,
+		   const bt_value *params, void *init_data)
+{
+	(void)cfg;
+	struct sa_sink_state *s = init_data;
+	if (!s) {
+		if (!(s = calloc(1, sizeof(*s))) || !(s->model = sa_model_new())) {
+			free(s);
+			return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+		}
+		s->owned = 1;
+		s->out = stdout;
+		parse_params(s, params);
+	}
+	if (bt_self_component_sink_add_input_port(self, "in", NULL, NULL) !=
+	    BT_SELF_COMPONENT_ADD_PORT_STATUS_OK) {
+		if (s->owned) {
+			sa_model_free(s->model);
+			free(s);
+		}
+		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+	}
+	bt_self_component_set_data(bt_self_component_sink_as_self_component(self), s);
+	return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK;
+}
+
+bt_component_class_sink_graph_is_configured_method_status
+sa_sink_graph_is_configured(bt_self_component_sink *self)
+{
+	struct sa_sink_state *s =
+		bt_self_component_get_data(bt_self_component_sink_as_self_component(self));
+	bt_self_component_port_input *port =
+		bt_self_component_sink_borrow_input_port_by_index(self, 0);
+	if (bt_message_iterator_create_from_sink_component(self, port, &s->iter) !=
+	    BT_MESSAGE_ITERATOR_CREATE_FROM_SINK_COMPONENT_STATUS_OK)
+		return BT_COMPONENT_CLASS_SINK_GRAPH_IS_CONFIGURED_METHOD_STATUS_ERROR;
+	return BT_COMPONENT_CLASS_SINK_GRAPH_IS_CONFIGURED_METHOD_STATUS_OK;
+}
+
+bt_component_class_sink_consume_method_status sa_sink_consume(bt_self_component_sink *self)
+{
+	struct sa_sink_state *s =
+		bt_self_component_get_data(bt_self_component_sink_as_self_component(self));
+	bt_message_array_const msgs;
+	uint64_t n;
+
+	switch (bt_message_iterator_next(s->iter, &msgs, &n)) {
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
+		break;
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
+		s->complete = 1;
+		bt_message_iterator_put_ref(s->iter);
+		s->iter = NULL;
+		if (s->owned && !s->synctrace_events) {
+			/* As a plugin, fail the graph so babeltrace2 exits non-zero. */
+			BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(
+				bt_self_component_sink_as_self_component(self),
+				"no synctrace events in the input (not a synctrace recording?)");
+			return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
+		}
+		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_END;
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
+		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_AGAIN;
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
+		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_MEMORY_ERROR;
+	default:
+		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		const bt_message *msg = msgs[i];
+		switch (bt_message_get_type(msg)) {
+		case BT_MESSAGE_TYPE_EVENT:
+			if (!s->refused)
+				on_event(s, msg);
+			break;
+		case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
+			on_discarded(s, msg);
+			break;
+		default:
+			break;
+		}
+		bt_message_put_ref(msg);
+	}
+	if (s->refused) {
+		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(
+			bt_self_component_sink_as_self_component(self), "%s", s->refuse_msg);
+		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
+	}
+	return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK;
+}
+
+void sa_sink_state_clear(struct sa_sink_state *s)
+{
+	free(s->ecs);
+	s->ecs = NULL;
+	s->necs = s->capecs = 0;
+	if (s->iter) {
+		bt_message_iterator_put_ref(s->iter);
+		s->iter = NULL;
+	}
+}
+
+/* Plugin mode: the report is written here, complete or not. */
+void sa_sink_finalize(bt_self_component_sink *self)
+{
+	struct sa_sink_state *s =
+		bt_self_component_get_data(bt_self_component_sink_as_self_component(self));
+	if (!s)
+		return;
+	sa_sink_state_clear(s);
+	if (!s->owned)
+		return;
+	if (s->refused) {
+		fprintf(stderr, "sink.synctrace.report: %s\n", s->refuse_msg);
+	} else if (!s->synctrace_events) {
+		/* Said through the error cause appended at the end. */
+	} else {
+		s->opts.partial = !s->complete;
+		sa_report_render(s->model, &s->opts, s->out);
+		fflush(s->out);
+	}
+	sa_model_free(s->model);
+	free(s);
+}

@@ -1,0 +1,114 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "sa_dist.h"
+
+static unsigned fine_index(uint64_t v)
+{
+	int b = sa_log2_bucket(v);
+	unsigned sub = b > 4 ? (unsigned)(v >> (b - 4)) & (SA_DIST_SUB - 1)
+			     : (unsigned)(v & (SA_DIST_SUB - 1));
+	return (unsigned)b * SA_DIST_SUB + sub;
+}
+
+/* The largest value mapping to fine bucket i. */
+static uint64_t fine_upper(unsigned i)
+{
+	int b = (int)(i / SA_DIST_SUB);
+	uint64_t sub = i % SA_DIST_SUB;
+	if (b <= 4)
+		return b == 0 ? 0 : sub | (b >= 4 ? 8 : 0); /* small values are exact */
+	uint64_t base = 1ull << (b - 1), step = base / SA_DIST_SUB;
+	return base + (sub + 1) * step - 1;
+}
+
+void sa_dist_add(struct sa_dist *d, uint64_t v)
+{
+	if (!d->n || v < d->min)
+		d->min = v;
+	if (v > d->max)
+		d->max = v;
+	d->n++;
+	d->sum += v;
+	d->log2[sa_log2_bucket(v)]++;
+	if (d->fine) {
+		d->fine[fine_index(v)]++;
+		return;
+	}
+	if (!d->exact && !(d->exact = malloc(SA_DIST_EXACT * sizeof(uint64_t)))) {
+		d->n--; /* out of memory: keep the summary consistent */
+		d->sum -= v;
+		d->log2[sa_log2_bucket(v)]--;
+		return;
+	}
+	if (d->n <= SA_DIST_EXACT) {
+		d->exact[d->n - 1] = v;
+		return;
+	}
+	d->fine = calloc(SA_DIST_LOG2 * SA_DIST_SUB, sizeof(uint64_t));
+	if (!d->fine) {
+		d->n--;
+		d->sum -= v;
+		d->log2[sa_log2_bucket(v)]--;
+		return;
+	}
+	for (unsigned i = 0; i < SA_DIST_EXACT; i++)
+		d->fine[fine_index(d->exact[i])]++;
+	d->fine[fine_index(v)]++;
+	free(d->exact);
+	d->exact = NULL;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+uint64_t sa_dist_pct(const struct sa_dist *d, double p)
+{
+	if (!d->n)
+		return 0;
+	if (p < 0)
+		p = 0;
+	if (p > 1)
+		p = 1;
+	uint64_t rank = (uint64_t)(p * (double)d->n + 0.999999999);
+	if (rank < 1)
+		rank = 1;
+	if (rank > d->n)
+		rank = d->n;
+	if (d->exact && !d->fine) {
+		uint64_t tmp[SA_DIST_EXACT];
+		memcpy(tmp, d->exact, d->n * sizeof(uint64_t));
+		qsort(tmp, d->n, sizeof(uint64_t), cmp_u64);
+		return tmp[rank - 1];
+	}
+	if (!d->fine)
+		return d->max;
+	uint64_t seen = 0;
+	for (unsigned i = 0; i < SA_DIST_LOG2 * SA_DIST_SUB; i++) {
+		seen += d->fine[i];
+		if (seen >= rank) {
+			uint64_t u = fine_upper(i);
+			return u < d->min ? d->min : u > d->max ? d->max : u;
+		}
+	}
+	return d->max;
+}
+
+int sa_dist_nbuckets(const struct sa_dist *d)
+{
+	for (int i = SA_DIST_LOG2 - 1; i >= 0; i--)
+		if (d->log2[i])
+			return i + 1;
+	return 0;
+}
+
+void sa_dist_free(struct sa_dist *d)
+{
+	free(d->exact);
+	free(d->fine);
+	d->exact = NULL;
+	d->fine = NULL;
+}

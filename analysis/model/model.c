@@ -1,0 +1,391 @@
+/* The model's bookkeeping: identities (see sa_model.h), counts, dispatch. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sa_model.h"
+
+typedef void (*sa_family_fn)(struct sa_model *, const struct sa_event *);
+
+/* Event id → its family's handler, from the provider name. */
+static sa_family_fn dispatch[SA_EV_COUNT];
+static int dispatch_ready;
+
+static void build_dispatch(void)
+{
+	static const struct {
+		const char *provider;
+		sa_family_fn fn;
+	} fams[] = {
+#define SA_FAMILY(f) { "synctrace_" #f, sa_##f##_event },
+#include "sa_families.h"
+#undef SA_FAMILY
+		{ NULL, NULL }
+	};
+	for (int id = 1; id < SA_EV_COUNT; id++)
+		for (unsigned i = 0; fams[i].provider; i++)
+			if (strcmp(sa_event_provider((enum sa_event_id)id), fams[i].provider) == 0)
+				dispatch[id] = fams[i].fn;
+	dispatch_ready = 1;
+}
+
+const char *sa_obj_type_name(enum sa_obj_type t)
+{
+	static const char *const n[SA_OBJ_NTYPES] = {
+		"unknown", "mutex", "cond", "sem", "rwlock", "barrier", "spinlock", "once"
+	};
+	return (unsigned)t < SA_OBJ_NTYPES ? n[t] : "unknown";
+}
+
+struct sa_model *sa_model_new(void)
+{
+	if (!dispatch_ready)
+		build_dispatch();
+	struct sa_model *m = calloc(1, sizeof(*m));
+	if (m) {
+		m->first_ts = INT64_MAX;
+		m->last_ts = INT64_MIN;
+	}
+	return m;
+}
+
+void sa_model_free(struct sa_model *m)
+{
+	if (!m)
+		return;
+	for (uint32_t i = 0; i < m->nobjs; i++) {
+		struct sa_object *o = &m->objs[i];
+		sa_dist_free(&o->herd);
+		sa_dist_free(&o->sp_iter);
+		if (o->ext && o->ext_free)
+			o->ext_free(o->ext);
+	}
+	for (unsigned i = 0; i < m->ntraces; i++)
+		free(m->trace_names[i]);
+	free(m->trace_names);
+	free(m->procs);
+	free(m->threads);
+	free(m->objs);
+	free(m->pair_wait);
+	free(m->discards);
+	sa_map_free(&m->proc_map);
+	sa_map_free(&m->thread_map);
+	sa_map_free(&m->obj_map);
+	sa_map_free(&m->pair_map);
+	free(m);
+}
+
+/* Grow an array to hold one more element; 0 or -1. */
+static int grow(void **arr, uint32_t n, uint32_t *cap, size_t elem)
+{
+	if (n < *cap)
+		return 0;
+	uint32_t c = *cap ? *cap * 2 : 16;
+	void *p = realloc(*arr, (size_t)c * elem);
+	if (!p)
+		return -1;
+	memset((char *)p + (size_t)*cap * elem, 0, (size_t)(c - *cap) * elem);
+	*arr = p;
+	*cap = c;
+	return 0;
+}
+
+static void copy_name(char *dst, const char *src)
+{
+	if (!src || !strncmp(dst, src, SA_NAME_MAX - 1))
+		return;
+	strncpy(dst, src, SA_NAME_MAX - 1);
+	dst[SA_NAME_MAX - 1] = 0;
+}
+
+static struct sa_proc *new_proc(struct sa_model *m, const struct sa_event *e, uint32_t inst,
+				uint32_t *idx)
+{
+	if (grow((void **)&m->procs, m->nprocs, &m->capprocs, sizeof(*m->procs)) ||
+	    sa_map_put(&m->proc_map, e->trace, (uint32_t)e->vpid, m->nprocs)) {
+		m->oom = 1;
+		return NULL;
+	}
+	struct sa_proc *p = &m->procs[m->nprocs];
+	m->c_proc_ok = m->c_thread_ok = m->c_obj_ok = 0;
+	memset(p, 0, sizeof(*p));
+	p->trace = e->trace;
+	p->vpid = e->vpid;
+	p->instance = inst;
+	p->first_ts = e->ts;
+	p->last_ts = e->ts;
+	*idx = m->nprocs++;
+	return p;
+}
+
+struct sa_proc *sa_model_proc(struct sa_model *m, const struct sa_event *e, uint32_t *idx)
+{
+	if (m->c_proc_ok && m->c_trace == e->trace && m->c_vpid == e->vpid) {
+		*idx = m->c_pi;
+		return &m->procs[m->c_pi];
+	}
+	int64_t i = sa_map_get(&m->proc_map, e->trace, (uint32_t)e->vpid);
+	if (i >= 0) {
+		*idx = (uint32_t)i;
+		m->c_proc_ok = 1;
+		m->c_trace = e->trace;
+		m->c_vpid = e->vpid;
+		m->c_pi = (uint32_t)i;
+		m->c_thread_ok = m->c_obj_ok = 0;
+		return &m->procs[i];
+	}
+	return new_proc(m, e, 0, idx);
+}
+
+static struct sa_thread *new_thread(struct sa_model *m, uint32_t pi, const struct sa_event *e,
+				    uint32_t inst, uint32_t *idx)
+{
+	if (grow((void **)&m->threads, m->nthreads, &m->capthreads, sizeof(*m->threads)) ||
+	    sa_map_put(&m->thread_map, pi, (uint32_t)e->vtid, m->nthreads)) {
+		m->oom = 1;
+		return NULL;
+	}
+	struct sa_thread *t = &m->threads[m->nthreads];
+	m->c_thread_ok = 0;
+	memset(t, 0, sizeof(*t));
+	t->proc = pi;
+	t->vtid = e->vtid;
+	t->instance = inst;
+	t->first_ts = t->last_ts = e->ts;
+	m->procs[pi].nthreads++;
+	*idx = m->nthreads++;
+	return t;
+}
+
+struct sa_thread *sa_model_thread(struct sa_model *m, const struct sa_event *e, uint32_t *idx)
+{
+	uint32_t pi;
+	if (!sa_model_proc(m, e, &pi))
+		return NULL;
+	if (m->c_thread_ok && m->c_vtid == e->vtid) {
+		*idx = m->c_ti;
+		return &m->threads[m->c_ti];
+	}
+	int64_t i = sa_map_get(&m->thread_map, pi, (uint32_t)e->vtid);
+	if (i >= 0) {
+		*idx = (uint32_t)i;
+		m->c_thread_ok = 1;
+		m->c_vtid = e->vtid;
+		m->c_ti = (uint32_t)i;
+		return &m->threads[i];
+	}
+	return new_thread(m, pi, e, 0, idx);
+}
+
+static struct sa_object *new_object(struct sa_model *m, uint32_t pi, const struct sa_event *e,
+				    uint64_t addr, uint32_t inst, uint32_t *idx)
+{
+	if (grow((void **)&m->objs, m->nobjs, &m->capobjs, sizeof(*m->objs)) ||
+	    sa_map_put(&m->obj_map, pi, addr, m->nobjs)) {
+		m->oom = 1;
+		return NULL;
+	}
+	struct sa_object *o = &m->objs[m->nobjs];
+	m->c_obj_ok = 0;
+	memset(o, 0, sizeof(*o));
+	o->proc = pi;
+	o->addr = addr;
+	o->instance = inst;
+	o->first_ts = o->last_ts = e->ts;
+	*idx = m->nobjs++;
+	return o;
+}
+
+struct sa_object *sa_model_object(struct sa_model *m, const struct sa_event *e,
+				  uint64_t addr, uint32_t *idx)
+{
+	uint32_t pi;
+	if (!sa_model_proc(m, e, &pi))
+		return NULL;
+	int64_t i;
+	if (m->c_obj_ok && m->c_addr == addr) {
+		i = m->c_oi;
+	} else if ((i = sa_map_get(&m->obj_map, pi, addr)) >= 0) {
+		m->c_obj_ok = 1;
+		m->c_addr = addr;
+		m->c_oi = (uint32_t)i;
+	}
+	if (i >= 0) {
+		struct sa_object *o = &m->objs[i];
+		*idx = (uint32_t)i;
+		o->events++;
+		if (e->ts > o->last_ts)
+			o->last_ts = e->ts;
+		return o;
+	}
+	struct sa_object *o = new_object(m, pi, e, addr, 0, idx);
+	if (o)
+		o->events++;
+	return o;
+}
+
+/* An init: a destroyed object at this address is a new instance; late
+ * events for the old one (a wake issued just before the destroy) stay with
+ * whichever instance is current when they arrive. */
+struct sa_object *sa_model_object_init(struct sa_model *m, const struct sa_event *e,
+				       uint64_t addr, uint32_t *idx)
+{
+	uint32_t pi;
+	if (!sa_model_proc(m, e, &pi))
+		return NULL;
+	int64_t i = sa_map_get(&m->obj_map, pi, addr);
+	if (i >= 0 && m->objs[i].destroyed) {
+		struct sa_object *o = new_object(m, pi, e, addr, m->objs[i].instance + 1, idx);
+		if (o)
+			o->events++;
+		return o;
+	}
+	return sa_model_object(m, e, addr, idx);
+}
+
+void sa_model_thread_waited(struct sa_model *m, uint32_t ti, uint32_t oi, uint64_t ns)
+{
+	struct sa_thread *t = &m->threads[ti];
+	t->waits++;
+	t->wait_ns += ns;
+	int64_t pi = sa_map_get(&m->pair_map, ti, oi);
+	if (pi < 0) {
+		if (grow((void **)&m->pair_wait, m->npairs, &m->cappairs, sizeof(uint64_t)) ||
+		    sa_map_put(&m->pair_map, ti, oi, m->npairs)) {
+			m->oom = 1;
+			return;
+		}
+		pi = m->npairs++;
+	}
+	uint64_t w = m->pair_wait[pi] += ns;
+	if (w > t->top_wait_ns || !t->waits) {
+		t->top_wait_ns = w;
+		t->top_obj = oi;
+	}
+}
+
+void sa_model_name_trace(struct sa_model *m, unsigned i, const char *name)
+{
+	if (i >= m->ntraces) {
+		char **p = realloc(m->trace_names, (i + 1) * sizeof(char *));
+		if (!p) {
+			m->oom = 1;
+			return;
+		}
+		for (unsigned k = m->ntraces; k <= i; k++)
+			p[k] = NULL;
+		m->trace_names = p;
+		m->ntraces = i + 1;
+	}
+	free(m->trace_names[i]);
+	m->trace_names[i] = name ? strdup(name) : NULL;
+}
+
+void sa_model_discarded(struct sa_model *m, unsigned trace, const char *stream,
+			int64_t begin, int64_t end, uint64_t count, int count_known)
+{
+	if (count_known)
+		m->discarded_total += count;
+	else
+		m->discarded_unknown = 1;
+	if (grow((void **)&m->discards, m->ndiscards, &m->capdiscards, sizeof(*m->discards))) {
+		m->oom = 1;
+		return;
+	}
+	struct sa_discard *d = &m->discards[m->ndiscards++];
+	d->trace = trace;
+	snprintf(d->stream, sizeof(d->stream), "%s", stream ? stream : "");
+	d->begin = begin;
+	d->end = end;
+	d->count = count_known ? count : 0;
+}
+
+static void count_other(struct sa_model *m, const char *name)
+{
+	char prov[48];
+	const char *colon = name ? strchr(name, ':') : NULL;
+	size_t len = colon ? (size_t)(colon - name) : (name ? strlen(name) : 0);
+	if (len >= sizeof(prov))
+		len = sizeof(prov) - 1;
+	memcpy(prov, name ? name : "", len);
+	prov[len] = 0;
+	for (unsigned i = 0; i < m->nother; i++)
+		if (!strcmp(m->other[i].name, prov)) {
+			m->other[i].events++;
+			return;
+		}
+	unsigned i = m->nother < 32 ? m->nother++ : 31;
+	if (i == 31 && m->nother == 32 && strcmp(m->other[31].name, "(more)"))
+		strcpy(m->other[31].name, "(more)");
+	else if (m->other[i].events == 0)
+		strcpy(m->other[i].name, prov);
+	m->other[i].events++;
+}
+
+int sa_model_feed(struct sa_model *m, const struct sa_event *e)
+{
+	enum sa_event_id id = (unsigned)e->id < SA_EV_COUNT ? e->id : SA_EV_UNKNOWN;
+	m->events++;
+	m->per_id[id]++;
+	if (e->ts < m->first_ts)
+		m->first_ts = e->ts;
+	if (e->ts > m->last_ts)
+		m->last_ts = e->ts;
+	if (id == SA_EV_UNKNOWN) {
+		count_other(m, e->name);
+		return 0;
+	}
+
+	uint32_t pi, ti;
+	/* A new process with a pid seen before (or exec): new instance. */
+	if (id == SA_EV_meta_start) {
+		int64_t old = sa_map_get(&m->proc_map, e->trace, (uint32_t)e->vpid);
+		if (old >= 0 && (m->procs[old].events || m->procs[old].have_start)) {
+			if (!new_proc(m, e, m->procs[old].instance + 1, &pi))
+				return 0;
+		}
+	}
+	struct sa_proc *p = sa_model_proc(m, e, &pi);
+	if (!p)
+		return 0;
+	/* A thread id seen before starting again: new instance. */
+	if (id == SA_EV_thread_start) {
+		int64_t old = sa_map_get(&m->thread_map, pi, (uint32_t)e->vtid);
+		if (old >= 0 && m->threads[old].events) {
+			if (!new_thread(m, pi, e, m->threads[old].instance + 1, &ti))
+				return 0;
+		}
+	}
+	struct sa_thread *t = sa_model_thread(m, e, &ti);
+	if (!t)
+		return 0;
+	p = &m->procs[pi];
+	p->events++;
+	if (e->ts > p->last_ts)
+		p->last_ts = e->ts;
+	t->events++;
+	if (e->ts > t->last_ts)
+		t->last_ts = e->ts;
+	if (e->procname) {
+		copy_name(t->procname, e->procname);
+		if (!p->procname[0] || t->vtid == p->vpid)
+			copy_name(p->procname, e->procname);
+	}
+	if (p->fmt_major > SA_FORMAT_MAJOR)
+		return -1;
+	if (dispatch[id])
+		dispatch[id](m, e);
+	/* Wake-then-block (futex.c): any event of a family (not the futex or
+	 * spin layer) by the woken thread on the object it was woken from means
+	 * it got past that object. */
+	t = &m->threads[ti];
+	if (t->woken_valid && id != SA_EV_futex_wait && id != SA_EV_futex_wake &&
+	    id != SA_EV_futex_requeue && id != SA_EV_spin_loop) {
+		int64_t addr;
+		/* Families name the object "obj" (the condvar's is "cond"). */
+		if ((sa_ev_get(e, "obj", &addr) || sa_ev_get(e, "cond", &addr)) &&
+		    m->objs[t->woken_obj].addr == (uint64_t)addr)
+			t->woken_valid = 0;
+	}
+	return p->fmt_major > SA_FORMAT_MAJOR ? -1 : 0;
+}

@@ -1,0 +1,199 @@
+/* synctrace_mutex: per-mutex counters, waits, holds, misuse.
+ *
+ * Acquisitions come from the object's own counters, carried by acquired,
+ * released (0 there means "not read": the fast unlock path), destroy and
+ * counters events, so uncontended traffic is counted without an event per
+ * lock. Contended acquisitions are the larger of the acquired events seen
+ * (how 1, 2) and the `contended` counter's growth: they agree unless events
+ * were discarded. Hold times need the full level, where every lock/unlock
+ * pair is one `released` event carrying hold_ns (older traces: an
+ * `acquired` for every acquisition, paired with the release). */
+#include <stdlib.h>
+
+#include "sa_model.h"
+#include "sa_mutex.h"
+
+static void mutex_free(void *p)
+{
+	struct sa_mutex *x = p;
+	sa_dist_free(&x->wait);
+	sa_dist_free(&x->hold);
+	free(x);
+}
+
+static struct sa_mutex *mutex_of(struct sa_model *m, struct sa_object *o)
+{
+	if (o->type != SA_OBJ_MUTEX && o->type != SA_OBJ_UNKNOWN)
+		return NULL; /* the address is another family's object */
+	if (!o->ext) {
+		if (!(o->ext = calloc(1, sizeof(struct sa_mutex)))) {
+			m->oom = 1;
+			return NULL;
+		}
+		o->ext_free = mutex_free;
+		o->type = SA_OBJ_MUTEX;
+	}
+	return o->ext;
+}
+
+uint64_t sa_mutex_acquisitions(const struct sa_mutex *x)
+{
+	uint64_t c = x->have_acq && x->acq_last > x->acq_base ? x->acq_last - x->acq_base : 0;
+	uint64_t seen = x->acquired_events, cont = sa_mutex_contended(x);
+	if (seen > c)
+		c = seen;
+	return cont > c ? cont : c;
+}
+
+uint64_t sa_mutex_contended(const struct sa_mutex *x)
+{
+	uint64_t c = x->have_cont && x->cont_last > x->cont_base ? x->cont_last - x->cont_base : 0;
+	uint64_t seen = x->how[SA_HOW_SPIN] + x->how[SA_HOW_SLEEP];
+	return seen > c ? seen : c;
+}
+
+/* A counter value n observed; `includes_now`: n counts an acquisition this
+ * event reports (acquired), so the first sighting's base is n - 1. */
+static void note_acq(struct sa_mutex *x, int from_start, uint64_t n, int includes_now)
+{
+	if (!x->have_acq) {
+		x->have_acq = 1;
+		x->acq_base = from_start ? 0 : n - (includes_now && n ? 1 : 0);
+		x->acq_last = x->acq_base;
+	}
+	if (n > x->acq_last)
+		x->acq_last = n;
+}
+
+static void note_cont(struct sa_mutex *x, int from_start, uint64_t n, int includes_now)
+{
+	if (!x->have_cont) {
+		x->have_cont = 1;
+		x->cont_base = from_start ? 0 : n - (includes_now && n ? 1 : 0);
+		x->cont_last = x->cont_base;
+	}
+	if (n > x->cont_last)
+		x->cont_last = n;
+}
+
+/* Ownership seen (an acquisition or a release by tid): a hand-off when the
+ * previous owner seen was another thread. */
+static void note_owner(struct sa_mutex *x, int32_t tid)
+{
+	if (x->last_owner && x->last_owner != tid)
+		x->handoffs++;
+	x->last_owner = tid;
+}
+
+void sa_mutex_event(struct sa_model *m, const struct sa_event *e)
+{
+	int64_t addr;
+	uint32_t oi, ti, pi;
+	if (!sa_ev_get(e, "obj", &addr)) {
+		m->malformed++;
+		return;
+	}
+	struct sa_object *o = e->id == SA_EV_mutex_init
+				      ? sa_model_object_init(m, e, (uint64_t)addr, &oi)
+				      : sa_model_object(m, e, (uint64_t)addr, &oi);
+	struct sa_thread *t = sa_model_thread(m, e, &ti);
+	struct sa_proc *p = sa_model_proc(m, e, &pi);
+	if (!o || !t || !p)
+		return;
+	struct sa_mutex *x = mutex_of(m, o);
+	if (!x)
+		return;
+	int64_t caller;
+	if (!o->caller && sa_ev_get(e, "caller", &caller))
+		o->caller = (uint64_t)caller;
+	int from_start = x->init_seen || p->have_start;
+	int full = p->level >= 2;
+
+	switch (e->id) {
+	case SA_EV_mutex_init:
+		x->init_seen = 1;
+		x->kind = (int)sa_ev_i(e, "kind");
+		break;
+	case SA_EV_mutex_destroy: {
+		int64_t r = sa_ev_i(e, "result");
+		x->destroy_result = (int)r;
+		note_acq(x, from_start, (uint64_t)sa_ev_i(e, "acquisitions"), 0);
+		note_cont(x, from_start, (uint32_t)sa_ev_i(e, "contended"), 0);
+		if (r == 0)
+			o->destroyed = 1;
+		break;
+	}
+	case SA_EV_mutex_counters:
+		note_acq(x, from_start, (uint64_t)sa_ev_i(e, "acquisitions"), 0);
+		note_cont(x, from_start, (uint32_t)sa_ev_i(e, "contended"), 0);
+		break;
+	case SA_EV_mutex_requested:
+		x->requested++;
+		break;
+	case SA_EV_mutex_acquired: {
+		int64_t how = sa_ev_i(e, "how"), w = sa_ev_i(e, "wait_ns");
+		uint64_t wait = w > 0 ? (uint64_t)w : 0;
+		x->acquired_events++;
+		if (how >= 0 && how < SA_HOW_N)
+			x->how[how]++;
+		note_acq(x, from_start, (uint64_t)sa_ev_i(e, "acquisitions"), 1);
+		if (how == SA_HOW_SPIN || how == SA_HOW_SLEEP) {
+			note_cont(x, from_start, (uint32_t)sa_ev_i(e, "contended"), 1);
+			sa_dist_add(&x->wait, wait);
+			sa_model_thread_waited(m, ti, oi, wait);
+		}
+		if (how != SA_HOW_RECURSIVE) {
+			note_owner(x, e->vtid);
+			x->holder = e->vtid;
+			x->hold_since = e->ts;
+		}
+		break;
+	}
+	case SA_EV_mutex_released: {
+		int64_t n = sa_ev_i(e, "acquisitions"), woken = sa_ev_i(e, "woken"), hold;
+		int has_hold = sa_ev_get(e, "hold_ns", &hold);
+		if (n > 0)
+			note_acq(x, from_start, (uint64_t)n, 0);
+		/* Held when first seen: the first event is a release whose hold
+		 * began before this process was traced (or, in traces without
+		 * hold_ns, with no acquisition seen before it). */
+		if (full && !x->acquired_events && !x->releases &&
+		    (has_hold ? hold > e->ts - p->first_ts : !x->holder))
+			x->first_seen_held = 1;
+		x->releases++;
+		if (woken >= 0) {
+			x->wakes_released++;
+			if (woken == 0)
+				x->wasted_released++;
+		}
+		if (full) {
+			if (has_hold) /* one event per lock/unlock pair at full level */
+				sa_dist_add(&x->hold, hold > 0 ? (uint64_t)hold : 0);
+			else if (x->holder == e->vtid)
+				sa_dist_add(&x->hold, (uint64_t)(e->ts - x->hold_since));
+		}
+		note_owner(x, e->vtid);
+		x->holder = 0;
+		break;
+	}
+	case SA_EV_mutex_trylock_failed:
+		x->trylock_failed++;
+		break;
+	case SA_EV_mutex_timeout: {
+		int64_t w = sa_ev_i(e, "wait_ns");
+		x->timeouts++;
+		x->timeout_wait_ns += w > 0 ? (uint64_t)w : 0;
+		t = &m->threads[ti];
+		t->timeouts++;
+		sa_model_thread_waited(m, ti, oi, w > 0 ? (uint64_t)w : 0);
+		break;
+	}
+	case SA_EV_mutex_misuse: {
+		int64_t what = sa_ev_i(e, "what");
+		x->misuse[what > 0 && what < SA_MISUSE_N ? what : 0]++;
+		break;
+	}
+	default:
+		break;
+	}
+}

@@ -1,0 +1,35 @@
+/* A distribution of non-negative values (ns, iterations) in bounded memory.
+ * Up to SA_DIST_EXACT samples are kept, so small distributions give exact
+ * percentiles; beyond that the samples move into a log-linear histogram
+ * (8 sub-buckets per power of two: percentiles within 12.5 %, reported as
+ * the sub-bucket's upper bound, clamped to [min, max]). The log2 histogram
+ * (bucket k holds [2^(k-1), 2^k), bucket 0 holds 0) is always exact. */
+#ifndef SA_DIST_H
+#define SA_DIST_H
+
+#include <stdint.h>
+
+#define SA_DIST_EXACT 256
+#define SA_DIST_LOG2 65
+#define SA_DIST_SUB 8
+
+struct sa_dist {
+	uint64_t n, sum, min, max;
+	uint64_t log2[SA_DIST_LOG2];
+	uint64_t *exact; /* n <= SA_DIST_EXACT: the samples */
+	uint64_t *fine;  /* after: SA_DIST_LOG2 * SA_DIST_SUB counts */
+};
+
+void sa_dist_add(struct sa_dist *d, uint64_t v);
+/* p in [0, 1]: nearest-rank percentile (0 when empty). */
+uint64_t sa_dist_pct(const struct sa_dist *d, double p);
+/* Highest non-empty log2 bucket + 1 (0 when empty). */
+int sa_dist_nbuckets(const struct sa_dist *d);
+void sa_dist_free(struct sa_dist *d);
+
+static inline int sa_log2_bucket(uint64_t v)
+{
+	return v ? 64 - __builtin_clzll(v) : 0;
+}
+
+#endif

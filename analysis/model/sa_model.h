@@ -1,0 +1,185 @@
+/* The analysis model: processes, threads and synchronization objects, fed
+ * one decoded event at a time (sa_model_feed). Streaming: the state grows
+ * with the number of processes, threads and objects, never with the number
+ * of events.
+ *
+ * IDENTITY
+ *   process  (trace, vpid, instance): a synctrace_meta:start for a vpid
+ *            that already produced events starts a new instance (pid reuse,
+ *            exec), so two programs never share objects or threads.
+ *   thread   (process, vtid, instance): a synctrace_thread:start for a
+ *            thread that already exited starts a new instance (tid reuse).
+ *            A thread first seen mid-life (started before the trace, or
+ *            not created through pthread_create) is simply created then.
+ *   object   (process, address, instance): an init of an object that was
+ *            destroyed starts a new instance (heap address reuse).
+ *
+ * FAMILIES
+ *   Each provider family with a model file analysis/model/<family>.c
+ *   defines `void sa_<family>_event(struct sa_model *, const struct
+ *   sa_event *)`; the build lists those that have both a .def and a model
+ *   file in the generated sa_families.h, and sa_model_feed dispatches each
+ *   event to its family. Family state per object hangs off `ext`. */
+#ifndef SA_MODEL_H
+#define SA_MODEL_H
+
+#include <stdint.h>
+
+#include "sa_dist.h"
+#include "sa_event.h"
+#include "sa_map.h"
+
+#define SA_NAME_MAX 24
+
+enum sa_obj_type {
+	SA_OBJ_UNKNOWN = 0, /* only futex/spin events seen so far */
+	SA_OBJ_MUTEX,       /* synctrace_mutex */
+	SA_OBJ_COND,        /* synctrace_cond */
+	SA_OBJ_SEM,         /* synctrace_sem */
+	SA_OBJ_RWLOCK,      /* synctrace_rwlock */
+	SA_OBJ_BARRIER,     /* synctrace_barrier */
+	SA_OBJ_SPIN,        /* synctrace_spin (spinlocks; spin:loop is generic) */
+	SA_OBJ_ONCE,        /* synctrace_once */
+	SA_OBJ_NTYPES
+};
+const char *sa_obj_type_name(enum sa_obj_type t);
+
+struct sa_proc {
+	unsigned trace;
+	int32_t vpid;
+	uint32_t instance;   /* 0, 1, ... for successive processes with this vpid */
+	char procname[SA_NAME_MAX];
+	int64_t first_ts, last_ts;
+	uint64_t events;
+	int have_start;      /* synctrace_meta:start seen */
+	int fmt_major, fmt_minor, level, spin_mode, spin_limit;
+	int stopped;         /* synctrace_meta:stop seen */
+	uint32_t nthreads;
+};
+
+struct sa_thread {
+	uint32_t proc;       /* index in model->procs */
+	int32_t vtid;
+	uint32_t instance;
+	char procname[SA_NAME_MAX];
+	int64_t first_ts, last_ts;
+	uint64_t events;
+	int started;         /* thread:start seen: began inside the trace */
+	int exited, cancelled;
+	/* Waiting (lock acquisitions and timeouts with a wait_ns). */
+	uint64_t waits, wait_ns, timeouts;
+	uint32_t top_obj;    /* object it waited longest on, valid if top_wait_ns */
+	uint64_t top_wait_ns;
+	/* Futex sleeps. */
+	uint64_t futex_waits, futex_slept_ns, wake_then_block;
+	int woken_valid;     /* woken from a futex wait on woken_obj, not yet past it */
+	uint32_t woken_obj;
+};
+
+struct sa_object {
+	uint32_t proc;
+	uint64_t addr;
+	uint32_t instance;
+	enum sa_obj_type type;
+	uint64_t caller;     /* call site of the first event that carried one */
+	int64_t first_ts, last_ts;
+	uint64_t events;
+	int destroyed;
+	/* Futex: sleeps on it (result codes), wakes issued on it. */
+	uint64_t fx_waits, fx_woken_ret, fx_eagain, fx_timedout, fx_eintr, fx_slept_ns;
+	uint64_t fx_wakes, fx_wasted, fx_woken, fx_requeues, fx_requeued;
+	uint64_t wake_then_block;
+	struct sa_dist herd;  /* woken count of wakes that asked for more than one */
+	/* Spin loops on it (spin:loop). */
+	uint64_t sp_loops, sp_acquired, sp_gave_up, sp_saw_waiters, sp_ns;
+	unsigned sp_modes;   /* bit per SYNCTRACE_SPIN mode seen */
+	struct sa_dist sp_iter;
+	void *ext;           /* the family's state */
+	void (*ext_free)(void *);
+};
+
+struct sa_discard {
+	unsigned trace;
+	char stream[48];
+	int64_t begin, end;  /* ns; INT64_MIN when unknown */
+	uint64_t count;      /* 0 when unknown */
+};
+
+struct sa_other_provider {
+	char name[48];
+	uint64_t events;
+};
+
+struct sa_model {
+	struct sa_proc *procs;
+	uint32_t nprocs, capprocs;
+	struct sa_thread *threads;
+	uint32_t nthreads, capthreads;
+	struct sa_object *objs;
+	uint32_t nobjs, capobjs;
+	struct sa_map proc_map, thread_map, obj_map, pair_map;
+	uint64_t *pair_wait;     /* (thread, object) → wait ns, for the per-thread table */
+	uint32_t npairs, cappairs;
+	/* Everything seen. */
+	uint64_t events, per_id[SA_EV_COUNT];
+	struct sa_other_provider other[32];
+	unsigned nother;
+	uint64_t malformed;      /* events missing a field the model needs */
+	int64_t first_ts, last_ts;
+	/* Discarded events: numbers touching them are lower bounds. */
+	struct sa_discard *discards;
+	uint32_t ndiscards, capdiscards;
+	uint64_t discarded_total;
+	int discarded_unknown;   /* some discard message had no count */
+	/* Format problems. */
+	int newer_format;        /* a meta:start had format_major > SA_FORMAT_MAJOR */
+	int newer_major, newer_vpid;
+	int oom;
+	/* One-entry lookup caches: the last event's process, thread, object
+	 * (consecutive events mostly share them). Reset on new instances. */
+	int c_proc_ok, c_thread_ok, c_obj_ok;
+	unsigned c_trace;
+	int32_t c_vpid, c_vtid;
+	uint32_t c_pi, c_ti, c_oi;
+	uint64_t c_addr;
+	/* Trace names, by index (for messages). */
+	char **trace_names;
+	unsigned ntraces;
+};
+
+/* The trace format this model understands (tracepoints/st_probes.h). */
+#define SA_FORMAT_MAJOR 1
+
+struct sa_model *sa_model_new(void);
+void sa_model_free(struct sa_model *m);
+
+/* Feed one event (timestamps non-decreasing per trace, as the muxer
+ * delivers them). Returns 0, or -1 if the event is from a trace of a newer
+ * format major (the model then ignores that process). */
+int sa_model_feed(struct sa_model *m, const struct sa_event *e);
+
+/* The tracer lost events in [begin, end] on one stream. */
+void sa_model_discarded(struct sa_model *m, unsigned trace, const char *stream,
+			int64_t begin, int64_t end, uint64_t count, int count_known);
+
+/* Name trace index i (kept for messages and the summary). */
+void sa_model_name_trace(struct sa_model *m, unsigned i, const char *name);
+
+/* Lookups for family modules (create when asked). NULL on out of memory. */
+struct sa_proc *sa_model_proc(struct sa_model *m, const struct sa_event *e, uint32_t *idx);
+struct sa_thread *sa_model_thread(struct sa_model *m, const struct sa_event *e, uint32_t *idx);
+struct sa_object *sa_model_object(struct sa_model *m, const struct sa_event *e,
+				  uint64_t addr, uint32_t *idx);
+/* Object lookup for an init event: a destroyed object at that address
+ * becomes a new instance. */
+struct sa_object *sa_model_object_init(struct sa_model *m, const struct sa_event *e,
+				       uint64_t addr, uint32_t *idx);
+/* Account a wait of `ns` by thread ti on object oi. */
+void sa_model_thread_waited(struct sa_model *m, uint32_t ti, uint32_t oi, uint64_t ns);
+
+/* Family hooks (sa_families.h lists the families built in). */
+#define SA_FAMILY(f) void sa_##f##_event(struct sa_model *m, const struct sa_event *e);
+#include "sa_families.h"
+#undef SA_FAMILY
+
+#endif

@@ -1,0 +1,48 @@
+/* The mutex model: one struct sa_mutex per mutex object (sa_object.ext).
+ * `how` and `what` codes: src/mutex/mutex.h (st_mutex_how, st_mutex_misuse). */
+#ifndef SA_MUTEX_H
+#define SA_MUTEX_H
+
+#include <stdint.h>
+
+#include "sa_dist.h"
+
+enum sa_mutex_how {
+	SA_HOW_FAST = 0,      /* uncontended (full level) */
+	SA_HOW_SPIN = 1,      /* acquired while spinning */
+	SA_HOW_SLEEP = 2,     /* acquired after futex sleeps */
+	SA_HOW_TRYLOCK = 3,   /* trylock (full level) */
+	SA_HOW_FORWARDED = 4, /* glibc's robust/PI/PP code */
+	SA_HOW_RECURSIVE = 5, /* recursive re-lock (full level) */
+	SA_HOW_N
+};
+
+#define SA_MISUSE_N 6 /* what = 1..5 */
+
+struct sa_mutex {
+	int init_seen, kind;
+	/* Per-object counters (acquired/released/destroy/counters events).
+	 * base: the counter value when the trace started seeing this mutex
+	 * (0 when its init or its process's start is in the trace). */
+	int have_acq, have_cont;
+	uint64_t acq_base, acq_last;
+	uint64_t cont_base, cont_last;
+	/* Observed. */
+	uint64_t acquired_events, releases, how[SA_HOW_N];
+	uint64_t requested, trylock_failed, timeouts, misuse[SA_MISUSE_N];
+	uint64_t wakes_released, wasted_released; /* released events with a wake */
+	struct sa_dist wait;   /* wait_ns of contended acquisitions (how 1, 2) */
+	uint64_t timeout_wait_ns;
+	struct sa_dist hold;   /* full level: released.hold_ns */
+	int32_t holder;        /* vtid holding it as far as the trace shows, 0 none */
+	int64_t hold_since;
+	int first_seen_held;   /* first event was a release: it was held at first sight */
+	int32_t last_owner;
+	uint64_t handoffs;     /* ownership seen passing to another thread */
+	int destroy_result;
+};
+
+uint64_t sa_mutex_acquisitions(const struct sa_mutex *x);
+uint64_t sa_mutex_contended(const struct sa_mutex *x);
+
+#endif

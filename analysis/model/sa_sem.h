@@ -1,0 +1,28 @@
+/* The semaphore model: one struct sa_sem per semaphore (sa_object.ext).
+ * `how` codes: tracepoints/events/sem.def (acquired). */
+#ifndef SA_SEM_H
+#define SA_SEM_H
+
+#include <stdint.h>
+
+#include "sa_dist.h"
+
+enum sa_sem_how {
+	SA_SEM_AT_ONCE = 0,  /* a token at once (full level) */
+	SA_SEM_SPIN = 1,     /* while spinning */
+	SA_SEM_SLEEP = 2,    /* after registering as a sleeper */
+	SA_SEM_TRYWAIT = 3,  /* sem_trywait (full level) */
+	SA_SEM_HOW_N
+};
+
+struct sa_sem {
+	int init_seen, pshared, initial;
+	uint64_t acquired, how[SA_SEM_HOW_N];
+	uint64_t wait_begins, sleeps, timeouts, interrupted, trywait_failed;
+	uint64_t posts, post_wakes, post_wasted, overflows;
+	struct sa_dist wait;  /* wait_ns of acquisitions that waited (how 1, 2) */
+	uint64_t timeout_wait_ns;
+	int destroy_nwaiters; /* misuse: destroyed with sleepers */
+};
+
+#endif

@@ -1,0 +1,96 @@
+/* synctrace_sem: per-semaphore waits, posts and the wakes they issue. */
+#include <stdlib.h>
+
+#include "sa_model.h"
+#include "sa_sem.h"
+
+static void sem_free(void *p)
+{
+	struct sa_sem *s = p;
+	sa_dist_free(&s->wait);
+	free(s);
+}
+
+void sa_sem_event(struct sa_model *m, const struct sa_event *e)
+{
+	int64_t addr, v;
+	uint32_t oi, ti;
+	if (!sa_ev_get(e, "obj", &addr)) {
+		m->malformed++;
+		return;
+	}
+	struct sa_object *o = e->id == SA_EV_sem_init
+				      ? sa_model_object_init(m, e, (uint64_t)addr, &oi)
+				      : sa_model_object(m, e, (uint64_t)addr, &oi);
+	if (!o || !sa_model_thread(m, e, &ti))
+		return;
+	if (o->type != SA_OBJ_SEM && o->type != SA_OBJ_UNKNOWN)
+		return;
+	if (!o->ext) {
+		if (!(o->ext = calloc(1, sizeof(struct sa_sem)))) {
+			m->oom = 1;
+			return;
+		}
+		o->ext_free = sem_free;
+		o->type = SA_OBJ_SEM;
+	}
+	struct sa_sem *s = o->ext;
+	if (!o->caller && sa_ev_get(e, "caller", &v))
+		o->caller = (uint64_t)v;
+
+	switch (e->id) {
+	case SA_EV_sem_init:
+		s->init_seen = 1;
+		s->initial = (int)sa_ev_i(e, "value");
+		s->pshared = (int)sa_ev_i(e, "pshared");
+		break;
+	case SA_EV_sem_destroy:
+		s->destroy_nwaiters = (int)sa_ev_i(e, "nwaiters");
+		o->destroyed = 1;
+		break;
+	case SA_EV_sem_post:
+		s->posts++;
+		if (sa_ev_i(e, "result") == 75)
+			s->overflows++;
+		v = sa_ev_i(e, "woken");
+		if (v >= 0) {
+			s->post_wakes++;
+			if (v == 0)
+				s->post_wasted++;
+		}
+		break;
+	case SA_EV_sem_wait_begin:
+		s->wait_begins++;
+		break;
+	case SA_EV_sem_sleep:
+		s->sleeps++;
+		break;
+	case SA_EV_sem_acquired: {
+		int64_t how = sa_ev_i(e, "how");
+		v = sa_ev_i(e, "wait_ns");
+		s->acquired++;
+		if (how >= 0 && how < SA_SEM_HOW_N)
+			s->how[how]++;
+		if (how == SA_SEM_SPIN || how == SA_SEM_SLEEP) {
+			sa_dist_add(&s->wait, v > 0 ? (uint64_t)v : 0);
+			sa_model_thread_waited(m, ti, oi, v > 0 ? (uint64_t)v : 0);
+		}
+		break;
+	}
+	case SA_EV_sem_timeout:
+		v = sa_ev_i(e, "wait_ns");
+		if (sa_ev_i(e, "result") == 4)
+			s->interrupted++;
+		else
+			s->timeouts++;
+		s->timeout_wait_ns += v > 0 ? (uint64_t)v : 0;
+		m->threads[ti].timeouts++;
+		sa_model_thread_waited(m, ti, oi, v > 0 ? (uint64_t)v : 0);
+		break;
+	case SA_EV_sem_trywait_failed:
+		s->trywait_failed++;
+		break;
+	default:
+		break;
+	}
+}

@@ -1,0 +1,32 @@
+/* synctrace_spin: one loop per event, on any object (src/wait/wait.h). */
+#include "sa_model.h"
+
+enum { SPUN_ACQUIRED = 0, SPUN_GAVE_UP = 1, SPUN_SAW_WAITERS = 2 };
+
+void sa_spin_event(struct sa_model *m, const struct sa_event *e)
+{
+	uint32_t oi;
+	int64_t addr;
+	if (e->id != SA_EV_spin_loop)
+		return;
+	if (!sa_ev_get(e, "obj", &addr)) {
+		m->malformed++;
+		return;
+	}
+	struct sa_object *o = sa_model_object(m, e, (uint64_t)addr, &oi);
+	if (!o)
+		return;
+	int64_t it = sa_ev_i(e, "iterations"), ns = sa_ev_i(e, "spin_ns");
+	int64_t mode = sa_ev_i(e, "mode");
+	o->sp_loops++;
+	switch (sa_ev_i(e, "outcome")) {
+	case SPUN_ACQUIRED: o->sp_acquired++; break;
+	case SPUN_GAVE_UP: o->sp_gave_up++; break;
+	case SPUN_SAW_WAITERS: o->sp_saw_waiters++; break;
+	default: break;
+	}
+	o->sp_ns += ns > 0 ? (uint64_t)ns : 0;
+	if (mode >= 0 && mode < 31)
+		o->sp_modes |= 1u << mode;
+	sa_dist_add(&o->sp_iter, it > 0 ? (uint64_t)it : 0);
+}

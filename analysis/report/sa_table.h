@@ -1,0 +1,68 @@
+/* A report table: named, typed columns and rows of cells, rendered as
+ * aligned text (mutrace-like), CSV or JSON (schema: analysis/README.md). */
+#ifndef SA_TABLE_H
+#define SA_TABLE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+enum sa_col_type {
+	SA_COL_STR,   /* text */
+	SA_COL_U64,   /* unsigned integer */
+	SA_COL_I64,   /* signed integer */
+	SA_COL_HEX,   /* address: "0x..." in every format (a JSON string) */
+	SA_COL_PCT,   /* a ratio in [0, 1]: JSON number, text "12.34%" */
+	SA_COL_F64,   /* a real number */
+	SA_COL_HIST,  /* log2 histogram: JSON array of counts, text "b:n ..." */
+	SA_COL_BOOL,
+};
+
+struct sa_cell {
+	int null; /* no value (JSON null, empty text) */
+	union {
+		const char *s; /* copied into the table */
+		uint64_t u;
+		int64_t i;
+		double f;
+		struct {
+			uint64_t *v;
+			unsigned n;
+		} h;
+	};
+};
+
+struct sa_col {
+	const char *name; /* JSON key / CSV header: lower_snake_case */
+	const char *head; /* text header */
+	enum sa_col_type type;
+};
+
+struct sa_table {
+	const char *name;  /* "contention.locks" */
+	const char *title; /* text heading */
+	const struct sa_col *cols;
+	unsigned ncols;
+	struct sa_cell *cells; /* nrows * ncols */
+	unsigned nrows, caprows;
+	char **notes;          /* lines printed under the table (JSON "notes") */
+	unsigned nnotes;
+};
+
+void sa_table_init(struct sa_table *t, const char *name, const char *title,
+		   const struct sa_col *cols, unsigned ncols);
+/* A new row of null cells; returns the row's cells, NULL on out of memory. */
+struct sa_cell *sa_table_row(struct sa_table *t);
+void sa_cell_str(struct sa_cell *c, const char *s);
+void sa_cell_hist(struct sa_cell *c, const uint64_t *v, unsigned n);
+void sa_table_note(struct sa_table *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void sa_table_free(struct sa_table *t);
+
+enum sa_format { SA_FMT_TEXT, SA_FMT_JSON, SA_FMT_CSV };
+void sa_table_text(const struct sa_table *t, FILE *out);
+void sa_table_csv(const struct sa_table *t, FILE *out);
+void sa_table_json(const struct sa_table *t, FILE *out);
+/* A JSON string literal. */
+void sa_json_str(FILE *out, const char *s);
+
+#endif

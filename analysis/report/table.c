@@ -1,0 +1,293 @@
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sa_table.h"
+
+void sa_table_init(struct sa_table *t, const char *name, const char *title,
+		   const struct sa_col *cols, unsigned ncols)
+{
+	memset(t, 0, sizeof(*t));
+	t->name = name;
+	t->title = title;
+	t->cols = cols;
+	t->ncols = ncols;
+}
+
+struct sa_cell *sa_table_row(struct sa_table *t)
+{
+	if (t->nrows == t->caprows) {
+		unsigned c = t->caprows ? t->caprows * 2 : 16;
+		struct sa_cell *p = realloc(t->cells, (size_t)c * t->ncols * sizeof(*p));
+		if (!p)
+			return NULL;
+		t->cells = p;
+		t->caprows = c;
+	}
+	struct sa_cell *r = &t->cells[(size_t)t->nrows++ * t->ncols];
+	for (unsigned i = 0; i < t->ncols; i++)
+		memset(&r[i], 0, sizeof(r[i])), r[i].null = 1;
+	return r;
+}
+
+void sa_cell_str(struct sa_cell *c, const char *s)
+{
+	c->s = strdup(s ? s : "");
+	c->null = c->s == NULL;
+}
+
+void sa_cell_hist(struct sa_cell *c, const uint64_t *v, unsigned n)
+{
+	c->h.n = 0;
+	c->h.v = n ? malloc(n * sizeof(uint64_t)) : NULL;
+	if (n && !c->h.v)
+		return;
+	if (n)
+		memcpy(c->h.v, v, n * sizeof(uint64_t));
+	c->h.n = n;
+	c->null = 0;
+}
+
+void sa_table_note(struct sa_table *t, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	char **p = realloc(t->notes, (t->nnotes + 1) * sizeof(char *));
+	if (!p)
+		return;
+	t->notes = p;
+	if ((p[t->nnotes] = strdup(buf)))
+		t->nnotes++;
+}
+
+void sa_table_free(struct sa_table *t)
+{
+	for (unsigned r = 0; r < t->nrows; r++)
+		for (unsigned c = 0; c < t->ncols; c++) {
+			struct sa_cell *x = &t->cells[(size_t)r * t->ncols + c];
+			if (x->null)
+				continue;
+			if (t->cols[c].type == SA_COL_STR)
+				free((void *)x->s);
+			else if (t->cols[c].type == SA_COL_HIST)
+				free(x->h.v);
+		}
+	free(t->cells);
+	for (unsigned i = 0; i < t->nnotes; i++)
+		free(t->notes[i]);
+	free(t->notes);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Text of one cell (not JSON). */
+static void cell_text(const struct sa_col *col, const struct sa_cell *x, char *buf, size_t n)
+{
+	if (x->null) {
+		snprintf(buf, n, "%s", col->type == SA_COL_STR ? "" : "-");
+		return;
+	}
+	switch (col->type) {
+	case SA_COL_STR: snprintf(buf, n, "%s", x->s); break;
+	case SA_COL_U64: snprintf(buf, n, "%llu", (unsigned long long)x->u); break;
+	case SA_COL_I64: snprintf(buf, n, "%lld", (long long)x->i); break;
+	case SA_COL_HEX: snprintf(buf, n, "0x%llx", (unsigned long long)x->u); break;
+	case SA_COL_PCT: snprintf(buf, n, "%.2f%%", x->f * 100.0); break;
+	case SA_COL_F64: snprintf(buf, n, "%.3f", x->f); break;
+	case SA_COL_BOOL: snprintf(buf, n, "%s", x->u ? "yes" : "no"); break;
+	case SA_COL_HIST: {
+		size_t off = 0;
+		buf[0] = 0;
+		for (unsigned i = 0; i < x->h.n && off + 1 < n; i++) {
+			if (!x->h.v[i])
+				continue;
+			int w = snprintf(buf + off, n - off, "%s%u:%llu", off ? " " : "", i,
+					 (unsigned long long)x->h.v[i]);
+			if (w < 0 || (size_t)w >= n - off)
+				break;
+			off += (size_t)w;
+		}
+		break;
+	}
+	}
+}
+
+#define CELL_MAX 1024
+
+void sa_table_text(const struct sa_table *t, FILE *out)
+{
+	size_t *w = calloc(t->ncols ? t->ncols : 1, sizeof(size_t));
+	char buf[CELL_MAX];
+	if (!w)
+		return;
+	for (unsigned c = 0; c < t->ncols; c++)
+		w[c] = strlen(t->cols[c].head);
+	for (unsigned r = 0; r < t->nrows; r++)
+		for (unsigned c = 0; c < t->ncols; c++) {
+			cell_text(&t->cols[c], &t->cells[(size_t)r * t->ncols + c], buf, sizeof(buf));
+			size_t l = strlen(buf);
+			if (l > w[c])
+				w[c] = l;
+		}
+	fprintf(out, "\n%s\n", t->title);
+	for (unsigned c = 0; c < t->ncols; c++) {
+		int left = t->cols[c].type == SA_COL_STR || t->cols[c].type == SA_COL_HIST;
+		fprintf(out, c ? " %*s" : "%*s", left ? -(int)w[c] : (int)w[c], t->cols[c].head);
+	}
+	fputc('\n', out);
+	for (unsigned r = 0; r < t->nrows; r++) {
+		for (unsigned c = 0; c < t->ncols; c++) {
+			int left = t->cols[c].type == SA_COL_STR || t->cols[c].type == SA_COL_HIST;
+			cell_text(&t->cols[c], &t->cells[(size_t)r * t->ncols + c], buf, sizeof(buf));
+			if (c == t->ncols - 1 && left)
+				fprintf(out, c ? " %s" : "%s", buf);
+			else
+				fprintf(out, c ? " %*s" : "%*s", left ? -(int)w[c] : (int)w[c], buf);
+		}
+		fputc('\n', out);
+	}
+	if (!t->nrows)
+		fprintf(out, "(none)\n");
+	for (unsigned i = 0; i < t->nnotes; i++)
+		fprintf(out, "note: %s\n", t->notes[i]);
+	free(w);
+}
+
+static void csv_field(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+void sa_table_csv(const struct sa_table *t, FILE *out)
+{
+	char buf[CELL_MAX];
+	fprintf(out, "# %s\n", t->name);
+	for (unsigned c = 0; c < t->ncols; c++) {
+		if (c)
+			fputc(',', out);
+		csv_field(out, t->cols[c].name);
+	}
+	fputc('\n', out);
+	for (unsigned r = 0; r < t->nrows; r++) {
+		for (unsigned c = 0; c < t->ncols; c++) {
+			const struct sa_cell *x = &t->cells[(size_t)r * t->ncols + c];
+			if (c)
+				fputc(',', out);
+			if (x->null)
+				continue;
+			if (t->cols[c].type == SA_COL_PCT)
+				snprintf(buf, sizeof(buf), "%.6f", x->f);
+			else if (t->cols[c].type == SA_COL_BOOL)
+				snprintf(buf, sizeof(buf), "%s", x->u ? "true" : "false");
+			else
+				cell_text(&t->cols[c], x, buf, sizeof(buf));
+			csv_field(out, buf);
+		}
+		fputc('\n', out);
+	}
+	fputc('\n', out);
+}
+
+/* Length of the valid UTF-8 sequence at p, or 0. */
+static int utf8_len(const unsigned char *p)
+{
+	int n = p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 ? 2 : 0;
+	if (p[0] >= 0xf5)
+		return 0;
+	for (int i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+/* A JSON string: escapes, and U+FFFD for bytes that are not UTF-8 (a
+ * procname is whatever bytes the program chose). */
+void sa_json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(out, "\\u%04x", *p);
+		else if (*p < 0x80)
+			fputc(*p, out);
+		else {
+			int n = utf8_len(p);
+			if (n) {
+				fwrite(p, 1, (size_t)n, out);
+				p += n - 1;
+			} else {
+				fputs("\\ufffd", out);
+			}
+		}
+	}
+	fputc('"', out);
+}
+
+static void json_cell(FILE *out, const struct sa_col *col, const struct sa_cell *x)
+{
+	if (x->null) {
+		fputs("null", out);
+		return;
+	}
+	switch (col->type) {
+	case SA_COL_STR: sa_json_str(out, x->s); break;
+	case SA_COL_U64: fprintf(out, "%llu", (unsigned long long)x->u); break;
+	case SA_COL_I64: fprintf(out, "%lld", (long long)x->i); break;
+	case SA_COL_HEX: fprintf(out, "\"0x%llx\"", (unsigned long long)x->u); break;
+	case SA_COL_PCT:
+	case SA_COL_F64: fprintf(out, "%.6g", x->f); break;
+	case SA_COL_BOOL: fputs(x->u ? "true" : "false", out); break;
+	case SA_COL_HIST:
+		fputc('[', out);
+		for (unsigned i = 0; i < x->h.n; i++)
+			fprintf(out, i ? ",%llu" : "%llu", (unsigned long long)x->h.v[i]);
+		fputc(']', out);
+		break;
+	}
+}
+
+/* One table: {"name":..., "title":..., "columns":[...], "rows":[{...}, ...],
+ * "notes":[...]}, one row per line. */
+void sa_table_json(const struct sa_table *t, FILE *out)
+{
+	fputs("{\"name\": ", out);
+	sa_json_str(out, t->name);
+	fputs(", \"title\": ", out);
+	sa_json_str(out, t->title);
+	fputs(",\n   \"columns\": [", out);
+	for (unsigned c = 0; c < t->ncols; c++) {
+		fputs(c ? ", " : "", out);
+		sa_json_str(out, t->cols[c].name);
+	}
+	fputs("],\n   \"rows\": [", out);
+	for (unsigned r = 0; r < t->nrows; r++) {
+		fputs(r ? ",\n    {" : "\n    {", out);
+		for (unsigned c = 0; c < t->ncols; c++) {
+			fputs(c ? ", " : "", out);
+			sa_json_str(out, t->cols[c].name);
+			fputs(": ", out);
+			json_cell(out, &t->cols[c], &t->cells[(size_t)r * t->ncols + c]);
+		}
+		fputc('}', out);
+	}
+	fputs("],\n   \"notes\": [", out);
+	for (unsigned i = 0; i < t->nnotes; i++) {
+		fputs(i ? ", " : "", out);
+		sa_json_str(out, t->notes[i]);
+	}
+	fputs("]}", out);
+}

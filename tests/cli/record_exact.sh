@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# record of a program with known numbers (tests/trace/mutex_exact.c: 5
+# contended acquisitions with SYNCTRACE_SPIN=none; the expectations of
+# tests/trace/mutex_exact_check.sh), with the contexts and the statedump;
+# then report of that trace. Only this program's events are counted (by
+# procname): other traced programs of the same user that run meanwhile
+# (parallel tests) are recorded too, as in any per-UID LTTng session.
+# usage: record_exact.sh SYNCTRACE PROGRAM
+SYNCTRACE=$1 prog=$2
+. "$(dirname "$0")/lib.sh"
+need_daemon
+comm=$(basename "$prog" | cut -c1-15)
+
+run_st 0 "record --spin none" record --spin none -o "$T/trace" -- "$prog"
+babeltrace2 "$T/trace" | grep "procname = \"$comm\"" >"$T/events"
+expect() { # expect WHAT COUNT PATTERN
+	local n
+	n=$(grep -cE "$3" "$T/events")
+	if [ "$n" -eq "$2" ]; then pass "$1: $n"; else fail "$1: expected $2, found $n"; fi
+}
+expect "contended requests" 5 'synctrace_mutex:requested:'
+expect "acquired after sleeping" 5 'synctrace_mutex:acquired:.*how = 2,'
+expect "acquired, all" 5 'synctrace_mutex:acquired:'
+expect "futex waits, woken" 5 'synctrace_futex:wait:.*result = 0,'
+expect "futex waits, all" 5 'synctrace_futex:wait:'
+expect "wakes that woke one" 5 'synctrace_futex:wake:.*woken = 1 }'
+expect "wakes, all" 5 'synctrace_futex:wake:'
+expect "releases with a wake" 5 'synctrace_mutex:released:.*woken = 1,'
+expect "spin loops (--spin none)" 0 'synctrace_spin:loop:'
+expect "destroy: 10 acquisitions, 5 contended" 1 \
+	'synctrace_mutex:destroy:.*result = 0, acquisitions = 10, contended = 5 }'
+trace_has "contexts vpid, vtid, procname, ip" "$T/trace" \
+	'synctrace_mutex:requested: .*vpid = [0-9]+, vtid = [0-9]+, procname = "[^"]*", ip = '
+trace_has "statedump recorded" "$T/trace" 'lttng_ust_statedump:bin_info'
+trace_has "SYNCTRACE_SPIN=none reached the program (spin_mode 0)" "$T/trace" \
+	'synctrace_meta:start: .*spin_mode = 0'
+
+run_st 0 "record --level full" record -q --level full -o "$T/full" -- "$prog"
+trace_has "SYNCTRACE_LEVEL=full reached the program (level 2)" "$T/full" \
+	'synctrace_meta:start: .*level = 2'
+
+# The report, when the analyzer is built (another component).
+if "$SYNCTRACE" report "$T/trace" >"$T/report" 2>"$T/err"; then
+	if [ -s "$T/report" ]; then pass "report of the trace"; else fail "report printed nothing"; fi
+elif grep -q "not built" "$T/err"; then
+	echo "$name: analyzer not built: report not checked"
+else
+	fail "report failed:"; cat "$T/err" >&2
+fi
+finish

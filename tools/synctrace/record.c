@@ -1,0 +1,89 @@
+/* synctrace record [OPTIONS] -- CMD [ARGS...] */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "synctrace.h"
+
+static void help(void)
+{
+	fputs("usage: synctrace record [OPTIONS] -- CMD [ARGS...]\n"
+	      "Run CMD with libsynctrace.so and its probes preloaded (with lttng-ust's fork\n"
+	      "and dl helpers, so forked children are traced too) and record an LTTng trace.\n"
+	      "Uses the running LTTng session daemon, or starts (and afterwards stops) a\n"
+	      "private one. Ctrl-C is passed to CMD; the trace is kept.\n"
+	      "\n"
+	      "  -o, --output DIR      trace folder (created; must be new or empty);\n"
+	      "                        default: ./synctrace-YYYYmmdd-HHMMSS\n"
+	      "  -l, --level LEVEL     contention (default: events on slow paths only) or\n"
+	      "                        full (also every uncontended lock/unlock pair)\n"
+	      "  -s, --spin STRATEGY   none, bail, full, N, bail:N or full:N (SYNCTRACE_SPIN)\n"
+	      "      --blocking[=USEC] lose no event: the program waits for buffer space\n"
+	      "                        (LTTNG_UST_ALLOW_BLOCKING=1), at most USEC per event\n"
+	      "                        (default: as long as it takes)\n"
+	      "  -q, --quiet           no messages but errors, no progress indicator\n"
+	      "  -h, --help            this help\n"
+	      "\n"
+	      "Exit status: CMD's own; 128+N if CMD was killed by signal N; 127 CMD not\n"
+	      "found; 126 CMD not executable; 125 synctrace failed (bad option, output\n"
+	      "folder, LTTng, libraries not found).\n",
+	      stdout);
+}
+
+/* Everything but the report: 0 when CMD ran (its status in *status), else
+ * the exit status to return. */
+int record_traced(const struct record_opts *o, char *dir, size_t size, int *status)
+{
+	char lib[PATH_MAX], tp[PATH_MAX], name[128];
+	int created = 0, r = child_check(o->argv[0]);
+	if (r)
+		return r;
+	if (find_libraries(lib, tp, sizeof(lib)))
+		return ST_EXIT_FAILURE;
+	signals_install();
+	if (outdir_make(o->output, dir, size, &created)) {
+		if (created)
+			rmdir(dir);
+		return ST_EXIT_FAILURE;
+	}
+	if (sessiond_ensure(o->quiet)) {
+		if (created)
+			rmdir(dir);
+		return ST_EXIT_FAILURE;
+	}
+	snprintf(name, sizeof(name), "synctrace-%d-%ld", (int)getpid(), (long)time(NULL));
+	if (session_setup(name, dir, o) || child_interrupted) {
+		session_destroy(name);
+		sessiond_stop();
+		if (created)
+			rmdir(dir);
+		return child_interrupted ? 128 + child_interrupted : ST_EXIT_FAILURE;
+	}
+	*status = child_run(o->argv, o, lib, tp);
+	session_stop(name);
+	session_destroy(name);
+	sessiond_stop();
+	return 0;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_opts o;
+	int r = record_parse(argc, argv, &o, help, 0);
+	if (r)
+		return r > 0 ? 0 : ST_EXIT_FAILURE;
+	if (!o.argv) {
+		say("record needs a command: synctrace record [OPTIONS] -- CMD [ARGS...]");
+		return ST_EXIT_FAILURE;
+	}
+	char dir[PATH_MAX];
+	int status;
+	r = record_traced(&o, dir, sizeof(dir), &status);
+	if (r)
+		return r;
+	if (!o.quiet)
+		say("trace: %s (command exit status %d)", dir, status);
+	return status;
+}

@@ -1,0 +1,85 @@
+/* The synctrace command: shared declarations. One idea per file:
+ *   main.c      subcommand dispatch, top-level help
+ *   options.c   the record options (shared by record and run)
+ *   paths.c     where the libraries, the analyzer and the demo are
+ *   outdir.c    the output folder (created here, never reused)
+ *   sessiond.c  the session daemon: the user's, or a private one
+ *   session.c   the tracing session through liblttng-ctl
+ *   child.c     running the command: environment, signals, status
+ *   progress.c  the elapsed-time indicator (only on a terminal)
+ *   record.c, report.c, run.c   the subcommands */
+#ifndef SYNCTRACE_CLI_H
+#define SYNCTRACE_CLI_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#define PROG "synctrace"
+
+/* Exit statuses of synctrace itself (the command's own status otherwise). */
+enum {
+	ST_EXIT_FAILURE = 125,   /* synctrace could not do its job (usage, LTTng, folder) */
+	ST_EXIT_NOEXEC = 126,    /* the command exists but cannot be executed */
+	ST_EXIT_NOTFOUND = 127,  /* the command was not found */
+};
+
+struct record_opts {
+	const char *output;      /* -o DIR, or NULL: a new timestamped folder */
+	const char *level;       /* --level: SYNCTRACE_LEVEL, or NULL */
+	const char *spin;        /* --spin: SYNCTRACE_SPIN, or NULL */
+	int blocking;            /* --blocking */
+	int64_t blocking_us;     /* its channel timeout (-1: forever) */
+	int quiet;               /* --quiet: no messages but errors */
+	char *report_args[7];    /* run: --format/--sort/--top for the report */
+	int nreport;
+	char **argv;             /* the command, NULL-terminated; NULL: none */
+};
+
+/* options.c: parse record options from argv (after the subcommand name);
+ * for_run: also the report's --format, --sort, --top. Returns 0, 1 when
+ * --help was printed, or -1 (message printed). */
+int record_parse(int argc, char **argv, struct record_opts *o, void (*help)(void), int for_run);
+
+/* paths.c */
+const char *self_dir(void);                 /* the directory of this binary */
+int find_libraries(char *lib, char *tp, size_t size);
+int find_analyzer(char *path, size_t size);
+int find_demo(char *path, size_t size);
+const char *ust_helper(const char *name);   /* lttng-ust's fork/dl helper */
+
+/* outdir.c: make the trace folder; its absolute path into dir; *created
+ * tells whether it is new (removed again if nothing is recorded). */
+int outdir_make(const char *requested, char *dir, size_t size, int *created);
+
+/* sessiond.c */
+int sessiond_ensure(int quiet);   /* 0: a daemon is alive (ours or the user's) */
+void sessiond_stop(void);         /* stop the private one, if we started it */
+
+/* session.c */
+int session_setup(const char *name, const char *dir, const struct record_opts *o);
+void session_stop(const char *name);
+void session_destroy(const char *name);
+
+/* child.c: run the command with the tracing environment; returns its exit
+ * status as a shell reports it (128+N when killed by signal N). */
+int path_lookup(const char *cmd, char *out, size_t size); /* 0, or an errno */
+int child_check(const char *cmd);
+int child_run(char **argv, const struct record_opts *o, const char *lib, const char *tp);
+extern volatile int child_interrupted;   /* a SIGINT/SIGTERM/SIGHUP arrived */
+void signals_install(void);
+
+/* progress.c */
+void progress_start(const char *what);
+void progress_tick(void);
+void progress_end(void);
+
+/* record.c, report.c, run.c */
+int record_traced(const struct record_opts *o, char *dir, size_t size, int *status);
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int report_exec(char **args, int wait_for_it);
+
+void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

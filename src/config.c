@@ -96,8 +96,18 @@ static void load_probes(void)
 	}
 	snprintf(path, sizeof(path), "%.*s/libsynctrace-tp.so",
 		 (int)(slash - info.dli_fname), info.dli_fname);
+	/* liblttng-ust's constructor waits (3 s by default) for its thread to
+	 * register with the session daemon; that thread needs the loader lock
+	 * this dlopen holds, so the wait can only time out. Skip it; the
+	 * registration completes once dlopen returns (synctrace_meta:start is
+	 * emitted before the first event recorded after that). */
+	int set_timeout = !getenv("LTTNG_UST_REGISTER_TIMEOUT");
+	if (set_timeout)
+		setenv("LTTNG_UST_REGISTER_TIMEOUT", "0", 0);
 	if (!dlopen(path, RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE))
 		fprintf(stderr, "synctrace: SYNCTRACE_TRACE=1 but %s\n", dlerror());
+	if (set_timeout)
+		unsetenv("LTTNG_UST_REGISTER_TIMEOUT");
 }
 
 __attribute__((constructor)) static void st_config_init(void)

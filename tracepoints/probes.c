@@ -9,20 +9,63 @@
 #include "st_all_providers.h"
 
 #include <dlfcn.h>
+#include <sched.h>
 #include <link.h>
 #include <string.h>
 
 #include "st_probes.h"
+#include "stacks.h"
+
+/* synctrace_meta:start is emitted lazily: just before the first event
+ * recorded after the tracepoint became enabled. libsynctrace.so announces
+ * the values when the probes register; if no session records them yet
+ * (SYNCTRACE_TRACE=1 loads lttng-ust from a constructor, before it can
+ * register with the session daemon; or a session starts later), the start
+ * event still precedes every other synctrace event of the process. */
+static int st_start_args[5], st_start_known;
+static volatile int st_started; /* 0 not yet, 1 being emitted, 2 emitted */
+
+static void st_start_pending(void)
+{
+	int expected = 0;
+	if (!st_start_known || !lttng_ust_tracepoint_enabled(synctrace_meta, start))
+		return;
+	if (__atomic_compare_exchange_n(&st_started, &expected, 1, 0, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE)) {
+		lttng_ust_tracepoint(synctrace_meta, start, st_start_args[0], st_start_args[1],
+				     st_start_args[2], st_start_args[3], st_start_args[4]);
+		__atomic_store_n(&st_started, 2, __ATOMIC_RELEASE);
+		return;
+	}
+	/* Another thread is emitting it: our event must come after. */
+	while (__atomic_load_n(&st_started, __ATOMIC_ACQUIRE) != 2)
+		sched_yield();
+}
+
+static void st_note_start(int format_major, int format_minor, int level, int spin_mode,
+			  int spin_limit)
+{
+	st_start_args[0] = format_major;
+	st_start_args[1] = format_minor;
+	st_start_args[2] = level;
+	st_start_args[3] = spin_mode;
+	st_start_args[4] = spin_limit;
+	__atomic_store_n(&st_start_known, 1, __ATOMIC_RELEASE);
+	st_start_pending();
+}
 
 #define ST_EVENT(fam, name, args, fields)                               \
 	static void st_fire_##fam##_##name(ST_DECL args)                \
 	{                                                               \
+		if (__builtin_expect(st_started != 2, 0))               \
+			st_start_pending();                             \
 		lttng_ust_tracepoint(synctrace_##fam, name, ST_NAMES args); \
 	}
 #include "st_all_events.h"
 #undef ST_EVENT
 
-static const struct st_probes st_table = {
+/* Not const: st_stacks_install may wrap some entries (SYNCTRACE_STACKS=1). */
+static struct st_probes st_table = {
 #define ST_EVENT(fam, name, args, fields) .fam##_##name = st_fire_##fam##_##name,
 #include "st_all_events.h"
 #undef ST_EVENT
@@ -70,6 +113,8 @@ __attribute__((constructor)) static void st_tp_init(void)
 {
 	struct collect c = { .n = 0 };
 	dl_iterate_phdr(collect_ranges, &c);
+	st_table.meta_start = st_note_start;
+	st_stacks_install(&st_table);
 	synctrace_register_probes(&st_table, sizeof(st_table), c.r, c.n);
 }
 

@@ -1,0 +1,40 @@
+/* Four threads contend for one mutex for the seconds given (default 2):
+ * a workload long enough for a late tracer registration to catch. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "check.h"
+
+static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+static volatile int stop;
+static long counter;
+
+static void *run(void *arg)
+{
+	(void)arg;
+	while (!stop) {
+		CHECK_EQ(pthread_mutex_lock(&m), 0);
+		counter++;
+		for (volatile int i = 0; i < 200; i++)
+			;
+		CHECK_EQ(pthread_mutex_unlock(&m), 0);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t t[4];
+	double secs = argc > 1 ? atof(argv[1]) : 2.0;
+	struct timespec d = { (time_t)secs, (long)((secs - (time_t)secs) * 1e9) };
+	st_check_interposed("pthread_mutex_lock");
+	for (int i = 0; i < 4; i++)
+		CHECK_EQ(pthread_create(&t[i], 0, run, 0), 0);
+	nanosleep(&d, 0);
+	stop = 1;
+	for (int i = 0; i < 4; i++)
+		CHECK_EQ(pthread_join(t[i], 0), 0);
+	printf("busy: %ld acquisitions\n", counter);
+	return 0;
+}

@@ -15,19 +15,6 @@
 static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 static volatile int sleeper_tid;
 
-static int in_futex_wait(int tid)
-{
-	char path[64], wchan[128] = "";
-	snprintf(path, sizeof(path), "/proc/self/task/%d/wchan", tid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return 0;
-	if (!fgets(wchan, sizeof(wchan), f))
-		wchan[0] = 0;
-	fclose(f);
-	return strstr(wchan, "futex") != NULL;
-}
-
 static void *sleeper(void *arg)
 {
 	(void)arg;
@@ -43,7 +30,7 @@ static void one_contended_acquisition(void)
 	sleeper_tid = 0;
 	CHECK_EQ(pthread_mutex_lock(&m), 0);
 	CHECK_EQ(pthread_create(&t, 0, sleeper, 0), 0);
-	while (!sleeper_tid || !in_futex_wait(sleeper_tid))
+	while (!sleeper_tid || !st_thread_in_futex_wait(sleeper_tid))
 		usleep(200);
 	CHECK_EQ(pthread_mutex_unlock(&m), 0);
 	CHECK_EQ(pthread_join(t, 0), 0);

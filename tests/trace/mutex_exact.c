@@ -18,20 +18,6 @@
 static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 static volatile int worker_tid, go, done_round;
 
-/* Is thread tid asleep in a futex wait? */
-static int in_futex_wait(int tid)
-{
-	char path[64], wchan[128] = "";
-	snprintf(path, sizeof(path), "/proc/self/task/%d/wchan", tid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return 0;
-	if (!fgets(wchan, sizeof(wchan), f))
-		wchan[0] = 0;
-	fclose(f);
-	return strstr(wchan, "futex") != NULL;
-}
-
 static void *worker(void *arg)
 {
 	(void)arg;
@@ -55,7 +41,7 @@ int main(void)
 	for (int r = 1; r <= ROUNDS; r++) {
 		CHECK_EQ(pthread_mutex_lock(&m), 0);
 		__atomic_store_n(&go, r, __ATOMIC_RELEASE);
-		while (!in_futex_wait(worker_tid))
+		while (!st_thread_in_futex_wait(worker_tid))
 			usleep(200);
 		CHECK_EQ(pthread_mutex_unlock(&m), 0);
 		while (__atomic_load_n(&done_round, __ATOMIC_ACQUIRE) != r)

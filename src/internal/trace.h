@@ -59,10 +59,15 @@ static inline void st_trace_leave(void)
 	st_tls.guard = 0;
 }
 
+/* The probe may re-enter the primitives (lttng-ust locks our mutexes
+ * while it writes the event); their slow paths note their own caller, the
+ * tracer's: put ours back so this operation's later events still count. */
 #define ST_TRACE(fam, name, ...)                                           \
 	do {                                                               \
 		if (st_tracing() && st_trace_enter()) {                    \
+			const void *st_caller_ = st_tls.caller;            \
 			st_load_acquire(&st_probes_in)->fam##_##name(__VA_ARGS__); \
+			st_tls.caller = st_caller_;                        \
 			st_trace_leave();                                  \
 		}                                                          \
 	} while (0)

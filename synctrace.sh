@@ -73,8 +73,24 @@ in_namespace() {
 	"$@"
 }
 
+# The reliability builds beside the main one: fault injection compiled in
+# (SYNCTRACE_FAULTS; tests/faults) and the primitives under ThreadSanitizer
+# (tests/tsan). Skipped when tests are selected by arguments.
+build_reliability() {
+	cmake -S "$ROOT" -B "$BUILD-faults" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DST_FAULTS=ON >/dev/null
+	cmake --build "$BUILD-faults" -j"$JOBS" >/dev/null
+	cmake -S "$ROOT" -B "$BUILD-tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DST_TSAN=ON >/dev/null
+	cmake --build "$BUILD-tsan" -j"$JOBS" >/dev/null
+}
+
 run_tests() {
-	ctest --test-dir "$BUILD" --output-on-failure -j"$JOBS" --timeout 300 "$@"
+	local rc=0
+	ctest --test-dir "$BUILD" --output-on-failure -j"$JOBS" --timeout 300 "$@" || rc=1
+	if [ $# -eq 0 ]; then
+		ctest --test-dir "$BUILD-faults" --output-on-failure -j"$JOBS" --timeout 300 -L faults || rc=1
+		ctest --test-dir "$BUILD-tsan" --output-on-failure -j"$JOBS" --timeout 300 -L tsan || rc=1
+	fi
+	return $rc
 }
 
 # `synctrace run`: record CMD (default: the built-in demo), then report.
@@ -97,6 +113,7 @@ build)
 test)
 	ensure_packages
 	build
+	[ $# -gt 0 ] || build_reliability
 	with_sessiond "$ROOT/synctrace.sh" __tests "$@"
 	;;
 run)
@@ -106,9 +123,58 @@ run)
 	with_sessiond "$ROOT/synctrace.sh" __run "$@"
 	;;
 bench)
+	# [NAMES...] [-r N] [--scale F] [-o DIR]: bench/README.md
+	ensure_packages
+	if [ -z "${ST_BENCH_NO_BUILD:-}" ]; then
+		# only what the benchmarks need; the analyzer if it builds (else the
+		# traces are summarized with babeltrace2)
+		cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+		cmake --build "$BUILD" -j"$JOBS" --target bench-workloads >/dev/null
+		cmake --build "$BUILD" -j"$JOBS" --target synctrace-report >/dev/null 2>&1 ||
+			say "synctrace-report did not build: trace summaries come from babeltrace2"
+	fi
+	with_sessiond "$ROOT/bench/run.sh" "$BUILD" "$@"
+	;;
+soak)
+	# ./synctrace.sh soak [MINUTES]: the stress tests (lost-wakeup
+	# detectors with timeouts and cancellation, destroy-after-broadcast/
+	# -unlock/-post loops, rwlock exclusion, barrier generations), preloaded,
+	# round-robin until MINUTES (default 10) are up; SYNCTRACE_FAULTS is
+	# passed through. Each run is an iteration; a run that fails or hangs
+	# (120 s) is a violation. Exit status: 0 only with 0 violations.
 	ensure_packages
 	build >/dev/null
-	with_sessiond "$ROOT/bench/run.sh" "$BUILD" "$@"
+	minutes=${1:-10}
+	soak_tests=(cond/test_cond_stress_timeouts cond/test_cond_cancel cond/test_cond_destroy
+		cond/test_cond_regressions sem/test_sem_stress sem/test_sem_last_waiter_frees
+		mutex/test_mutex_stress mutex/test_mutex_destroy_after_unlock
+		rwlock/test_rwlock_exclusion rwlock/test_rwlock_stall barrier/test_barrier_semantics)
+	declare -A soak_runs=() soak_bad=()
+	soak_end=$((SECONDS + minutes * 60)) soak_total=0 soak_viol=0
+	soak_log=$(mktemp "${TMPDIR:-/tmp}/synctrace-soak.XXXXXX")
+	say "soak: ${minutes} min, ${#soak_tests[@]} stress programs, preloaded${SYNCTRACE_FAULTS:+, faults $SYNCTRACE_FAULTS}"
+	while [ $SECONDS -lt $soak_end ]; do
+		for t in "${soak_tests[@]}"; do
+			[ $SECONDS -lt $soak_end ] || break
+			n=${t#*/test_}
+			if ST_TEST_MODE=preload LD_PRELOAD="$BUILD/libsynctrace.so" \
+				timeout 120 "$BUILD/tests/$t" >>"$soak_log" 2>&1; then
+				soak_runs[$n]=$((${soak_runs[$n]:-0} + 1))
+			else
+				soak_bad[$n]=$((${soak_bad[$n]:-0} + 1))
+				soak_viol=$((soak_viol + 1))
+				say "soak: VIOLATION in $n (log: $soak_log)"
+			fi
+			soak_total=$((soak_total + 1))
+		done
+	done
+	for t in "${soak_tests[@]}"; do
+		n=${t#*/test_}
+		printf '%-28s %6d runs %3d violations\n' "$n" "${soak_runs[$n]:-0}" "${soak_bad[$n]:-0}"
+	done
+	say "soak: $soak_total iterations in $minutes min, $soak_viol violations"
+	[ "$soak_viol" -eq 0 ] && rm -f "$soak_log"
+	[ "$soak_viol" -eq 0 ]
 	;;
 __in-namespace) in_namespace "$@" ;;
 __tests) run_tests "$@" ;;

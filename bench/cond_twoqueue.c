@@ -5,7 +5,13 @@
  *   twomutex  one mutex per queue, and a "twomutex" condvar (a mutex, a
  *             condvar and a sequence number; the consumer compares the
  *             sequence before draining and before sleeping)
- * usage: cond_twoqueue [cond|twomutex] [N=1000000]
+ * Suppliers signal after every message, as the seed's twomutex_cond_signal
+ * does (the twomutex signal is sent with the queue mutex held, as there);
+ * "waiting" as third argument signals only when the consumer sleeps.
+ * The consumer sleeps on the twomutex condvar's own mutex, not on a queue
+ * mutex as in the seed's pseudo-code: that closes its lost-wakeup window
+ * (a signal sent between the second sequence read and the wait).
+ * usage: cond_twoqueue [cond|twomutex] [N=1000000] [always|waiting]
  * prints: variant, time, messages, consumer wakeups, messages per wakeup */
 #include <pthread.h>
 #include <stdio.h>
@@ -29,6 +35,7 @@ static pthread_cond_t tm_c = PTHREAD_COND_INITIALIZER;
 static unsigned long tm_seq;
 static int consumer_waiting;
 static long wakeups;
+static int always = 1; /* signal after every message */
 
 static void *supplier(void *arg)
 {
@@ -37,18 +44,19 @@ static void *supplier(void *arg)
 		if (!twomutex) {
 			pthread_mutex_lock(&big);
 			qq->buf[qq->tail++] = (int)i;
-			if (consumer_waiting)
+			if (always || consumer_waiting)
 				pthread_cond_signal(&big_c);
 			pthread_mutex_unlock(&big);
 		} else {
 			pthread_mutex_lock(&qq->m);
 			qq->buf[qq->tail++] = (int)i;
-			pthread_mutex_unlock(&qq->m);
 			pthread_mutex_lock(&tm_m);
 			tm_seq++;
-			if (consumer_waiting)
-				pthread_cond_signal(&tm_c);
+			int w = consumer_waiting;
 			pthread_mutex_unlock(&tm_m);
+			if (always || w)
+				pthread_cond_signal(&tm_c);
+			pthread_mutex_unlock(&qq->m);
 		}
 	}
 	return 0;
@@ -109,6 +117,7 @@ int main(int argc, char **argv)
 {
 	twomutex = argc > 1 && !strcmp(argv[1], "twomutex");
 	n = argc > 2 ? atol(argv[2]) : 1000000;
+	always = !(argc > 3 && !strcmp(argv[3], "waiting"));
 	pthread_t s[2], c;
 	for (int i = 0; i < 2; i++) {
 		q[i].buf = malloc(n * sizeof(int));
@@ -125,8 +134,8 @@ int main(int argc, char **argv)
 	pthread_join(c, 0);
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	double t = (b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9;
-	printf("cond_twoqueue variant=%s seconds=%.3f messages=%ld wakeups=%ld messages_per_wakeup=%.1f\n",
-	       twomutex ? "twomutex" : "cond", t, 2 * n, wakeups,
+	printf("cond_twoqueue variant=%s signal=%s seconds=%.3f messages=%ld wakeups=%ld messages_per_wakeup=%.1f\n",
+	       twomutex ? "twomutex" : "cond", always ? "always" : "waiting", t, 2 * n, wakeups,
 	       wakeups ? 2.0 * n / wakeups : 0.0);
 	return 0;
 }

@@ -1,123 +1,317 @@
 #!/usr/bin/env bash
-# Paired benchmark runs: each workload against glibc and synctrace.
+# The seed experiments and the tracing overhead, as paired benchmark runs.
 #
-# usage: run.sh BUILD_DIR [REPEATS] [FILTER]   (from `./synctrace.sh bench`, which
+# usage: run.sh BUILD_DIR [-r REPEATS] [-o DIR] [--scale F] [--long] [NAMES...]
+#        (normally through `./synctrace.sh bench [ARGS...]`, which builds and
 #        starts a private LTTng session daemon for the traced modes)
+#   NAMES      experiments, default all: twoqueue throughput spin timedrace overhead
+#   -r N, N    repeats (default 5); a bare number is the repeat count
+#   -o DIR     results folder (default BUILD_DIR/bench-results, or $ST_BENCH_RESULTS)
+#   --scale F  multiply every timed workload's duration by F (--long: 5)
 #
-# Modes, alternated within every repeat so machine drift hits all alike:
-#   glibc       the workload as built
-#   preload     LD_PRELOAD=libsynctrace.so, no tracing
+# Modes (libraries), alternated inside every repeat so drift hits all alike:
+#   glibc       the workload as built (glibc's primitives)
+#   musl        the same source built with `musl-gcc -static` (skipped when it
+#               does not build; said so)
+#   preload     LD_PRELOAD=libsynctrace.so, no session
 #   contention  preloaded with the probes, a session recording synctrace_*
-#               at the default (contention) level
 #   full        the same with SYNCTRACE_LEVEL=full
-# A workload is "name|key|command": the command prints key=value pairs and
-# `key` is the figure compared (higher is better; "-key" when lower is
-# better, e.g. a time). Printed: glibc's median, and the median, min and
-# max of the per-repeat ratios to glibc (>1: synctrace is better).
+#   wrapper     glibc with lttng-ust's liblttng-ust-pthread-wrapper.so and a
+#               session recording lttng_ust_pthread:* (overhead experiment)
+#   spin:S      preloaded, SYNCTRACE_SPIN=S;  pinned X: X under `taskset -c 0`
+# Each workload prints key=value pairs. Printed per workload and mode: the
+# median [min-max] of the figure, and the median [min-max] of the per-repeat
+# ratios to glibc's run of the same repeat (>1: better than glibc; for times
+# the ratio is glibc's time over the mode's). Raw runs, per-experiment JSON
+# and one SVG chart per experiment go to the results folder. Nothing here
+# asserts a speed: the machine may be shared and noisy.
 set -u
-build=$1
-reps=${2:-5}
-lib=$build/libsynctrace.so
-tp=$build/libsynctrace-tp.so
-results=${ST_BENCH_RESULTS:-$build/bench-results}
-mkdir -p "$results"
-
-B=$build/bench
-workloads=(
-	"mutex 1 thread, empty|pairs_per_s|$B/bench_mutex 1 0 0.5"
-	"mutex 1 thread, 200ns|pairs_per_s|$B/bench_mutex 1 200 0.5"
-	"mutex 2 threads, empty|pairs_per_s|$B/bench_mutex 2 0 0.5"
-	"mutex 2 threads, 200ns|pairs_per_s|$B/bench_mutex 2 200 0.5"
-	"mutex 4 threads, empty|pairs_per_s|$B/bench_mutex 4 0 0.5"
-	"mutex 4 threads, 200ns|pairs_per_s|$B/bench_mutex 4 200 0.5"
-	"cond ping-pong|handoffs_per_s|$B/bench_cond_pingpong 2 0.5"
-	"cond ping-pong, 4 threads|handoffs_per_s|$B/bench_cond_pingpong 4 0.5"
-	"two-queue A (1 mutex+cond)|-seconds|$B/bench_cond_twoqueue cond 300000"
-	"two-queue B (twomutex)|-seconds|$B/bench_cond_twoqueue twomutex 300000"
-	"cond timed-wait race|ops_per_s|$B/bench_cond_timedrace 4 2 0.5"
-	"sem ping-pong|ops_per_s|$B/bench_sem_pingpong 0.5"
-	"sem channel 2x2|items_per_s|$B/bench_sem_channel 2 16 0.5"
-	"rwlock 95% reads, 2 thr|ops_per_s|$B/bench_rwlock_readmostly 2 0.5"
-	"rwlock 95% reads, 4 thr|ops_per_s|$B/bench_rwlock_readmostly 4 0.5"
-	"barrier round trips, 2|rounds_per_s|$B/bench_barrier_roundtrip 2 0.5"
-)
-if [ $# -gt 2 ]; then # a filter: only workloads whose name contains it
-	sel=()
-	for w in "${workloads[@]}"; do [[ ${w%%|*} == *"$3"* ]] && sel+=("$w"); done
-	workloads=("${sel[@]}")
-fi
-if [ -n "${ST_BENCH_EXTRA:-}" ]; then
-	while IFS= read -r w; do [ -n "$w" ] && workloads+=("$w"); done <"$ST_BENCH_EXTRA"
-fi
-
-run_mode() { # mode key command... → the figure
-	local mode=$1 key=${2#-}
-	shift 2
-	local out
-	case $mode in
-	glibc) out=$("$@") ;;
-	preload) out=$(LD_PRELOAD=$lib "$@") ;;
-	contention | full)
-		local s="bench-$$-$RANDOM" dir
-		dir=$(mktemp -d)
-		lttng create "$s" --output="$dir" >/dev/null
-		lttng enable-channel -u -s "$s" --subbuf-size=8M --num-subbuf=16 chan >/dev/null
-		lttng enable-event -u -s "$s" -c chan 'synctrace_*' >/dev/null
-		lttng start "$s" >/dev/null
-		if [ "$mode" = full ]; then
-			out=$(SYNCTRACE_LEVEL=full LD_PRELOAD="$lib $tp" "$@")
-		else
-			out=$(LD_PRELOAD="$lib $tp" "$@")
-		fi
-		lttng destroy "$s" >/dev/null
-		rm -rf "$dir"
+here=$(cd "$(dirname "$0")" && pwd)
+case ${1:-} in -h | --help | "") sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+build=$(cd "${1:?usage: run.sh BUILD_DIR [options] [NAMES...]}" && pwd)
+shift
+reps=5
+scale=1
+out=${ST_BENCH_RESULTS:-$build/bench-results}
+all=(twoqueue throughput spin timedrace overhead)
+names=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	-r | --repeats) reps=$2; shift ;;
+	-o | --out) out=$2; shift ;;
+	--scale) scale=$2; shift ;;
+	--long) scale=5 ;;
+	-h | --help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	all) names+=("${all[@]}") ;;
+	[0-9]*) reps=$1 ;;
+	*)
+		[[ " ${all[*]} " == *" $1 "* ]] || { echo "bench: unknown experiment '$1' (known: ${all[*]})" >&2; exit 2; }
+		names+=("$1")
 		;;
 	esac
-	tr ' ' '\n' <<<"$out" | sed -n "s/^$key=\([0-9.e+-]*\)$/\1/p" | head -1
+	shift
+done
+[ ${#names[@]} -gt 0 ] || names=("${all[@]}")
+mkdir -p "$out/raw" "$out/traces"
+out=$(cd "$out" && pwd)
+
+lib=$build/libsynctrace.so
+tp=$build/libsynctrace-tp.so
+B=$build/bench
+M=$out/musl
+report=$build/analysis/synctrace-report
+wrapper=$(ldconfig -p 2>/dev/null | awk '/liblttng-ust-pthread-wrapper.so.1 /{print $NF; exit}')
+tmp=$(mktemp -d)
+trap '[ -z "${SHARED:-}" ] || lttng destroy "$SHARED" >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+for f in "$lib" "$tp" "$B/bench_cond_twoqueue"; do
+	[ -e "$f" ] || { echo "bench: $f is missing: build first (cmake --build $build)" >&2; exit 2; }
+done
+have_session=1
+lttng list >/dev/null 2>&1 || { have_session=0; echo "bench: no LTTng session daemon: traced modes skipped (run through ./synctrace.sh bench)" >&2; }
+
+say() { printf '%s\n' "$*"; }
+dur() { awk -v d="$1" -v s="$scale" 'BEGIN {printf "%g", d * s}'; }
+
+# ---- musl builds of the workloads ---------------------------------------
+build_musl() {
+	mkdir -p "$M"
+	if ! command -v musl-gcc >/dev/null; then
+		say "musl: musl-gcc not found (Debian package musl-tools): the musl column is skipped"
+		return
+	fi
+	local src name
+	for src in "$here"/*.c; do
+		name=bench_$(basename "$src" .c)
+		if [ "$src" -nt "$M/$name" ] || [ ! -x "$M/$name" ]; then
+			musl-gcc -static -std=gnu11 -O2 -Wall -Wextra -o "$M/$name" "$src" 2>"$M/$name.log" ||
+				{ rm -f "$M/$name"; say "musl: cannot build $(basename "$src") (see $M/$name.log): its musl column is skipped"; }
+			[ -s "$M/$name.log" ] || rm -f "$M/$name.log"
+		fi
+	done
 }
 
-median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) print "nan"; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+# ---- one run --------------------------------------------------------------
+# run_one MODE PROGRAM ARGS... -> RUN_OUT (the workload's output, one line),
+# RUN_WALL (seconds), RUN_DISCARDED (events the tracer discarded). With
+# KEEP_TRACE set, the trace of a traced mode is kept in that directory.
+run_one() {
+	local mode=$1 prog=$2 pre=() env=() events="" exe
+	shift 2
+	exe=$B/$prog
+	RUN_OUT="" RUN_WALL="" RUN_DISCARDED=""
+	if [[ $mode == "pinned "* ]]; then
+		pre=(taskset -c 0)
+		mode=${mode#pinned }
+	fi
+	case $mode in
+	glibc) ;;
+	musl) exe=$M/$prog ;;
+	preload) env=(LD_PRELOAD="$lib") ;;
+	contention) env=(LD_PRELOAD="$lib $tp") events='synctrace_*' ;;
+	full) env=(SYNCTRACE_LEVEL=full LD_PRELOAD="$lib $tp") events='synctrace_*' ;;
+	wrapper) env=(LD_PRELOAD="$wrapper") events='lttng_ust_pthread:*' ;;
+	spin:*) env=(SYNCTRACE_SPIN="${mode#spin:}" LD_PRELOAD="$lib") ;;
+	*) echo "bench: unknown mode $mode" >&2; return 1 ;;
+	esac
+	[ -x "$exe" ] || return 1
+	[ -z "$events" ] || [ $have_session = 1 ] || return 1
+	[ "$mode" != wrapper ] || [ -n "$wrapper" ] || return 1
+	local s="" dir="" own=""
+	if [ -n "$events" ] && [ -z "${KEEP_TRACE:-}" ]; then
+		shared_session || return 1
+	elif [ -n "$events" ]; then
+		# a trace of its own: the shared session pauses meanwhile, so this
+		# run's events are written once
+		[ -z "$SHARED" ] || lttng stop "$SHARED" >/dev/null 2>&1
+		own=1
+		s="bench-$$-$RANDOM"
+		dir=$KEEP_TRACE
+		rm -rf "$dir"
+		if ! session_setup "$s" "$dir" "$events"; then
+			echo "bench: cannot set up an LTTng session" >&2
+			lttng destroy "$s" >/dev/null 2>&1
+			return 1
+		fi
+	fi
+	local t0 t1
+	t0=$(date +%s%N)
+	RUN_OUT=$(env "${env[@]}" "${pre[@]}" "$exe" "$@" 2>>"$out/raw/stderr.log" | tail -1)
+	t1=$(date +%s%N)
+	RUN_WALL=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f", (b - a) / 1e9}')
+	if [ -n "$own" ]; then
+		local msg
+		msg=$(lttng stop "$s" 2>&1; lttng destroy "$s" 2>&1)
+		RUN_DISCARDED=$(sed -n 's/.*[^0-9]\([0-9][0-9]*\) events\{0,1\} were discarded.*/\1/p' <<<"$msg" | head -1)
+		[ -z "$SHARED" ] || lttng start "$SHARED" >/dev/null 2>&1
+	fi
+	if [ -n "$events" ] && [ -z "$own" ]; then
+		# wait until this run's events are on disk (as a session of its own
+		# would): the consumer daemon must not steal CPU from the next run
+		lttng stop "$SHARED" >/dev/null 2>&1
+		lttng start "$SHARED" >/dev/null 2>&1
+	fi
+	[ -n "$RUN_OUT" ]
+}
 
-modes=(glibc preload contention full)
-printf '%-30s %12s %22s %22s %22s\n' workload glibc "preload/glibc" "contention/glibc" "full/glibc"
-json="$results/results.json"
-echo "[" >"$json"
-first=1
-for w in "${workloads[@]}"; do
-	name=${w%%|*}
-	rest=${w#*|}
-	key=${rest%%|*}
-	cmd=${rest#*|}
-	declare -A vals=()
-	for ((r = 0; r < reps; r++)); do
-		for m in "${modes[@]}"; do
-			# shellcheck disable=SC2086
-			vals[$m]+="$(run_mode "$m" "$key" $cmd) "
+# session_setup NAME DIR EVENTS: a started session recording EVENTS (a
+# comma-separated list) into DIR, with the contexts `synctrace record` adds.
+session_setup() {
+	{ lttng create "$1" --output="$2" &&
+		lttng enable-channel -u -s "$1" --subbuf-size=8M --num-subbuf=16 chan &&
+		lttng enable-event -u -s "$1" -c chan "$3" &&
+		lttng add-context -u -s "$1" -c chan -t vpid -t vtid -t procname &&
+		lttng start "$1"; } >/dev/null
+}
+
+# The timed traced runs share one session per experiment (both providers
+# enabled; only the preloaded one has events): a session per run would add
+# seven lttng commands and a buffer set-up to each traced run. Its trace is
+# deleted when the experiment ends (end_shared_session).
+SHARED=""
+shared_session() {
+	[ -z "$SHARED" ] || return 0
+	SHARED="bench-$$-shared"
+	session_setup "$SHARED" "$tmp/shared" 'synctrace_*,lttng_ust_pthread:*' ||
+		{ echo "bench: cannot set up an LTTng session" >&2; lttng destroy "$SHARED" >/dev/null 2>&1; SHARED=""; return 1; }
+}
+end_shared_session() {
+	[ -n "$SHARED" ] || return 0
+	lttng destroy "$SHARED" >/dev/null 2>&1
+	rm -rf "$tmp/shared"
+	SHARED=""
+}
+
+# ---- paired repeats -------------------------------------------------------
+# measure EXP "MODES" WORKLOAD... where a workload is "label|program args".
+# Appends "label<TAB>mode<TAB>repeat<TAB>wall<TAB>discarded<TAB>output" rows
+# to raw/EXP.tsv.
+measure() {
+	local exp=$1 modes w m r label cmd
+	read -ra modes <<<"$2"
+	shift 2
+	local raw=$out/raw/$exp.tsv
+	for w in "$@"; do
+		label=${w%%|*}
+		cmd=${w#*|}
+		for ((r = 0; r < reps; r++)); do
+			for m in "${modes[@]}"; do
+				m=${m//_/ }
+				local keep=""
+				[ -n "${COUNT_EVENTS:-}" ] && [ $r -eq 0 ] && [[ $m == contention || $m == full || $m == wrapper ]] && keep=$tmp/evtrace
+				# shellcheck disable=SC2086
+				if KEEP_TRACE=$keep run_one "$m" $cmd; then
+					printf '%s\t%s\t%d\t%s\t%s\t%s\n' "$label" "$m" "$r" "$RUN_WALL" "${RUN_DISCARDED:-0}" "$RUN_OUT" >>"$raw"
+					[ -z "$keep" ] || count_into "$exp" "$label" "$m"
+				fi
+				[ -z "$keep" ] || rm -rf "$keep"
+				printf '.' >&2
+			done
 		done
 	done
-	line=$(printf '%-30s' "$name")
-	g_med=$(tr ' ' '\n' <<<"${vals[glibc]}" | grep . | median)
-	line+=$(printf ' %12.0f' "$g_med")
-	entry="{\"workload\": \"$name\", \"glibc_median\": $g_med"
-	for m in preload contention full; do
-		read -ra gs <<<"${vals[glibc]}"
-		read -ra ms <<<"${vals[$m]}"
-		ratios=$(for ((i = 0; i < ${#gs[@]}; i++)); do
-			awk -v a="${ms[$i]}" -v b="${gs[$i]}" -v inv="${key:0:1}" \
-				'BEGIN {if (inv == "-") {t = a; a = b; b = t} if (b > 0) printf "%.4f\n", a / b}'
-		done)
-		med=$(median <<<"$ratios")
-		mn=$(sort -g <<<"$ratios" | head -1)
-		mx=$(sort -g <<<"$ratios" | tail -1)
-		line+=$(printf ' %8.2fx [%.2f-%.2f]' "$med" "$mn" "$mx")
-		entry+=", \"${m}_ratio_median\": $med, \"${m}_ratio_min\": $mn, \"${m}_ratio_max\": $mx"
-	done
-	echo "$line"
-	[ $first -eq 1 ] || echo "," >>"$json"
-	first=0
-	echo "$entry}" >>"$json"
-	unset vals
+	printf '\n' >&2
+}
+
+# summarize EXP KEY [-] -> rows "label mode n median min max rmed rmin rmax"
+# (tab-separated) of KEY's value in every run; "-": lower is better.
+summarize() {
+	awk -F'\t' -v key="$2" -v inv="${3:-}" -f "$here/summarize.awk" "$out/raw/$1.tsv"
+}
+
+# table EXP KEY [-] TITLE: print a summary as a table and as JSON rows.
+table() {
+	local exp=$1 key=$2 inv=${3:-} title=$4 legend=${5:-"ratio: paired, to glibc, >1 better"}
+	summarize "$exp" "$key" "$inv" >"$tmp/sum"
+	say ""
+	say "$title   ($key: median [min-max] of $reps; $legend)"
+	awk -F'\t' 'function h(v) {return v >= 1e7 ? sprintf("%.2fM", v / 1e6) : v >= 1e5 ? sprintf("%.1fk", v / 1e3) : sprintf("%g", v)}
+		{printf "  %-30s %-16s %10s [%s-%s]", $1, $2, h($4), h($5), h($6)
+		if ($7 != "") printf "   %6.2fx [%.2f-%.2f]", $7, $8, $9
+		printf "\n"}' "$tmp/sum"
+	awk -F'\t' -v xp="$exp" -v key="$key" '{
+		printf "{\"experiment\": \"%s\", \"workload\": \"%s\", \"mode\": \"%s\", \"key\": \"%s\", \"repeats\": %d, \"median\": %s, \"min\": %s, \"max\": %s", xp, $1, $2, key, $3, $4, $5, $6
+		if ($7 != "") printf ", \"ratio_median\": %s, \"ratio_min\": %s, \"ratio_max\": %s", $7, $8, $9
+		printf "}\n"}' "$tmp/sum" >>"$tmp/$exp.jsonl"
+}
+
+# json EXP: results/EXP.json from the rows collected by `table`, plus extras.
+write_json() {
+	local exp=$1 f=$out/$1.json
+	{
+		printf '{"experiment": "%s", "date": "%s", "host": "%s", "cpus": %s, "load_before": "%s", "repeats": %d, "scale": %s,\n "results": [\n' \
+			"$exp" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$(hostname)" "$(nproc)" "$LOAD0" "$reps" "$scale"
+		[ -s "$tmp/$exp.jsonl" ] && sed '$!s/$/,/; s/^/  /' "$tmp/$exp.jsonl"
+		printf ' ],\n "trace_analysis": [\n'
+		[ -s "$tmp/$exp.extra" ] && sed '$!s/$/,/; s/^/  /' "$tmp/$exp.extra"
+		printf ' ]}\n'
+	} >"$f"
+	say "  json: $f"
+}
+
+# chart EXP TYPE TITLE XLABEL YLABEL < rows
+chart() {
+	awk -v type="$2" -v title="$3" -v xlabel="$4" -v ylabel="$5" -v refline="${REFLINE:-}" -f "$here/svg.awk" >"$out/$1.svg"
+	say "  chart: $out/$1.svg"
+}
+
+# ---- trace analysis helpers ------------------------------------------------
+# trace_run DIR MODE PROGRAM ARGS...: one traced run kept in DIR (settings
+# such as SYNCTRACE_SPIN come from the caller's environment).
+trace_run() {
+	local dir=$1
+	shift
+	[ $have_session = 1 ] || return 1
+	KEEP_TRACE=$dir run_one "$@" </dev/null
+}
+
+# cells TABLE KEYS... < report.json: one tab-separated line per row of TABLE.
+cells() {
+	local t=$1
+	shift
+	awk -v table="$t" -v keys="$*" -f "$here/cells.awk"
+}
+
+# analyze DIR -> $tmp/report.json (exit status: the report exists)
+analyze() {
+	[ -x "$report" ] || return 1
+	"$report" --format json "$1" >"$tmp/report.json" 2>"$tmp/report.err"
+	[ -s "$tmp/report.json" ]
+}
+
+# Events of a trace by name (the fallback without synctrace-report).
+count_events() {
+	babeltrace2 "$1" 2>/dev/null | awk '{for (i = 1; i <= NF; i++) if ($i ~ /^[a-z_0-9]+:[a-z_0-9]+:$/) {sub(/:$/, "", $i); n[$i]++; break}}
+		END {for (e in n) print n[e], e}' | sort -k2
+}
+
+# Events in a trace (rep 0 traces of the overhead experiment).
+total_events() {
+	babeltrace2 "$1" -c sink.utils.counter -p step=+0 2>/dev/null | awk '$2 == "Event" {n = $1} END {print (n == "" ? "nan" : n)}'
+}
+
+# count_into EXP LABEL MODE: the events of the kept trace of the last run, per
+# second of the workload (its seconds= figure, else $COUNT_SECONDS), to
+# $tmp/EXP.events as "label mode events seconds events/s discarded".
+count_into() {
+	local ev secs
+	ev=$(total_events "$tmp/evtrace")
+	secs=$(sed -n 's/.* seconds=\([0-9.]*\).*/\1/p' <<<"$RUN_OUT")
+	secs=${secs:-${COUNT_SECONDS:-$RUN_WALL}}
+	awk -v l="$2" -v m="$3" -v e="$ev" -v s="$secs" -v d="${RUN_DISCARDED:-0}" 'BEGIN {printf "%s\t%s\t%s\t%s\t%.0f\t%s\n", l, m, e, s, (s > 0 ? e / s : 0), d}' >>"$tmp/$1.events"
+}
+
+LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
+say "synctrace bench: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, load average $LOAD0, repeats $reps, scale $scale"
+say "results: $out"
+build_musl
+for n in "${names[@]}"; do
+	rm -f "$out/raw/$n.tsv" "$tmp/$n.jsonl" "$tmp/$n.extra"
+	# shellcheck source=/dev/null
+	. "$here/exp_$n.sh"
+	started=$SECONDS
+	"exp_$n"
+	end_shared_session
+	write_json "$n"
+	say "  ($n: $((SECONDS - started)) s)"
 done
-echo "]" >>"$json"
-echo "(ratios: synctrace's figure over glibc's from paired runs, median [min-max] of $reps; higher is faster)"
-echo "results: $json"
+say ""
+say "done: $(date -u '+%H:%M UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg)"

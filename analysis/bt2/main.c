@@ -16,16 +16,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sa_checks.h"
 #include "sa_sink.h"
+#include "sa_timeline.h"
 
 #define PROG "synctrace-report"
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: " PROG " [--format text|json|csv] [--sort wait|contended|acquisitions|hold]\n"
-		   "       [--top N] [-o FILE] TRACE_PATH...\n"
+	fprintf(f, "usage: " PROG " [--format text|json|csv|html] [--sort wait|contended|acquisitions|hold]\n"
+		   "       [--top N] [--checks] [--window START,END] [-o FILE] TRACE_PATH...\n"
 		   "Each TRACE_PATH is a CTF trace directory or a directory searched for them\n"
-		   "(an LTTng session output: .../ust/uid/<uid>/64-bit).\n");
+		   "(an LTTng session output: .../ust/uid/<uid>/64-bit).\n"
+		   "--checks: debug checks (misuse, lock-order inversions) as one more table.\n"
+		   "--window START,END: the HTML timeline's window, in seconds from the first\n"
+		   "event (default: the busiest second).\n");
 }
 
 /* ---- finding trace directories ------------------------------------------ */
@@ -175,6 +180,8 @@ int main(int argc, char **argv)
 		{ "sort", required_argument, NULL, 's' },
 		{ "top", required_argument, NULL, 't' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "checks", no_argument, NULL, 'c' },
+		{ "window", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -185,13 +192,15 @@ int main(int argc, char **argv)
 	const bt_component_class *fs = NULL, *muxc = NULL;
 	bt_component_class_sink *sinkc = NULL;
 	unsigned usable = 0;
+	int checks = 0, have_window = 0;
+	double win_start = 0, win_end = -1;
 
 	memset(&st, 0, sizeof(st));
-	while ((c = getopt_long(argc, argv, "f:s:t:o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:s:t:o:hcw:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if ((c = sa_report_parse_format(optarg)) < 0) {
-				fprintf(stderr, PROG ": unknown format '%s' (text, json, csv)\n", optarg);
+				fprintf(stderr, PROG ": unknown format '%s' (text, json, csv, html)\n", optarg);
 				return 2;
 			}
 			st.opts.format = (enum sa_format)c;
@@ -217,6 +226,22 @@ int main(int argc, char **argv)
 		case 'o':
 			outpath = optarg;
 			break;
+		case 'c':
+			checks = 1;
+			break;
+		case 'w': {
+			char *end;
+			win_start = strtod(optarg, &end);
+			if (*end == ',')
+				win_end = strtod(end + 1, &end);
+			if (*end || !(win_end > win_start) || win_start < 0) {
+				fprintf(stderr, PROG ": --window wants START,END in seconds from the "
+						"first event (START < END), not '%s'\n", optarg);
+				return 2;
+			}
+			have_window = 1;
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -258,6 +283,15 @@ int main(int argc, char **argv)
 	st.model = sa_model_new();
 	st.out = stdout;
 	if (!st.model) {
+		rc = 2;
+		goto out;
+	}
+	if (checks && !(st.opts.checks = sa_checks_attach(st.model))) {
+		rc = 2;
+		goto out;
+	}
+	if (st.opts.format == SA_FMT_HTML &&
+	    !(st.opts.timeline = sa_timeline_attach(st.model, have_window, win_start, win_end))) {
 		rc = 2;
 		goto out;
 	}
@@ -382,6 +416,8 @@ out:
 	bt_component_class_sink_put_ref(sinkc);
 	sa_sink_state_clear(&st);
 	sa_model_free(st.model);
+	sa_checks_free(st.opts.checks);
+	sa_timeline_free(st.opts.timeline);
 	for (unsigned i = 0; i < nfound; i++)
 		free(found[i]);
 	free(found);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "sa_sink.h"
+#include "sa_symbols.h"
 
 /* What to read from events of one class, worked out once per class. */
 struct sa_ec_info {
@@ -18,6 +19,9 @@ struct sa_ec_info {
 	unsigned nstr;
 	uint64_t sidx[SA_MAX_STRINGS];
 	const char *sname[SA_MAX_STRINGS];
+	int has_arr;               /* an array of integers (stack frames, build id) */
+	uint64_t aidx;
+	const char *aname;
 	int64_t ctx_vpid, ctx_vtid, ctx_procname; /* member index in the common context, -1 */
 };
 
@@ -63,6 +67,14 @@ static struct sa_ec_info *ec_info(struct sa_sink_state *s, const bt_event *ev)
 			const bt_field_class *mfc =
 				bt_field_class_structure_member_borrow_field_class_const(m);
 			int k = int_kind(mfc);
+			if (!k && !x->has_arr &&
+			    bt_field_class_type_is(bt_field_class_get_type(mfc), BT_FIELD_CLASS_TYPE_ARRAY) &&
+			    int_kind(bt_field_class_array_borrow_element_field_class_const(mfc))) {
+				x->has_arr = 1;
+				x->aidx = i;
+				x->aname = bt_field_class_structure_member_get_name(m);
+				continue;
+			}
 			if (!k) {
 				if (bt_field_class_get_type(mfc) == BT_FIELD_CLASS_TYPE_STRING &&
 				    x->nstr < SA_MAX_STRINGS) {
@@ -186,8 +198,22 @@ static void on_event(struct sa_sink_state *s, const bt_message *msg)
 		}
 		e.nfields = x->nint;
 	}
+	uint64_t arr[256];
+	e.arr_name = NULL;
+	e.arr = arr;
+	e.narr = 0;
+	if (x->has_arr) {
+		const bt_field *a = bt_field_structure_borrow_member_field_by_index_const(
+			bt_event_borrow_payload_field_const(ev), x->aidx);
+		uint64_t n = bt_field_array_get_length(a);
+		for (uint64_t i = 0; i < n && i < sizeof(arr) / sizeof(arr[0]); i++)
+			arr[e.narr++] = (uint64_t)int_value(
+				bt_field_array_borrow_element_field_by_index_const(a, i));
+		e.arr_name = x->aname;
+	}
 	if (x->ours)
 		s->synctrace_events++;
+	sa_symbols_feed(s->model, &e); /* statedump and stack events: call sites */
 	if (sa_model_feed(s->model, &e) < 0 && !s->refused) {
 		const char *tn = e.trace < s->model->ntraces && s->model->trace_names[e.trace]
 					 ? s->model->trace_names[e.trace] : "trace";

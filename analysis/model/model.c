@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "sa_model.h"
+#include "sa_symbols.h"
 
 typedef void (*sa_family_fn)(struct sa_model *, const struct sa_event *);
 
@@ -68,6 +69,7 @@ void sa_model_free(struct sa_model *m)
 	free(m->objs);
 	free(m->pair_wait);
 	free(m->discards);
+	sa_symbols_free(m->symbols);
 	sa_map_free(&m->proc_map);
 	sa_map_free(&m->thread_map);
 	sa_map_free(&m->obj_map);
@@ -264,6 +266,19 @@ void sa_model_thread_waited(struct sa_model *m, uint32_t ti, uint32_t oi, uint64
 	}
 }
 
+int sa_model_observe(struct sa_model *m,
+		     void (*fn)(void *ctx, struct sa_model *m, const struct sa_event *e,
+				uint32_t pi, uint32_t ti),
+		     void *ctx)
+{
+	if (m->nobservers >= sizeof(m->observers) / sizeof(m->observers[0]))
+		return -1;
+	m->observers[m->nobservers].fn = fn;
+	m->observers[m->nobservers].ctx = ctx;
+	m->nobservers++;
+	return 0;
+}
+
 void sa_model_name_trace(struct sa_model *m, unsigned i, const char *name)
 {
 	if (i >= m->ntraces) {
@@ -367,7 +382,8 @@ int sa_model_feed(struct sa_model *m, const struct sa_event *e)
 	if (e->ts > t->last_ts)
 		t->last_ts = e->ts;
 	if (e->procname) {
-		copy_name(t->procname, e->procname);
+		if (!t->named)
+			copy_name(t->procname, e->procname);
 		if (!p->procname[0] || t->vtid == p->vpid)
 			copy_name(p->procname, e->procname);
 	}
@@ -387,5 +403,7 @@ int sa_model_feed(struct sa_model *m, const struct sa_event *e)
 		    m->objs[t->woken_obj].addr == (uint64_t)addr)
 			t->woken_valid = 0;
 	}
+	for (unsigned i = 0; i < m->nobservers; i++)
+		m->observers[i].fn(m->observers[i].ctx, m, e, pi, ti);
 	return p->fmt_major > SA_FORMAT_MAJOR ? -1 : 0;
 }

@@ -40,6 +40,11 @@ struct sa_event {
 	struct {
 		const char *name, *v;
 	} s[SA_MAX_STRINGS];
+	/* One integer array payload field (synctrace_stack:frames' frames, the
+	 * statedump's build_id), for analysis/symbols: narr = 0 when none. */
+	const char *arr_name;
+	const uint64_t *arr;
+	unsigned narr;
 };
 
 /* "synctrace_mutex:acquired" → id; SA_EV_UNKNOWN if not ours. */

@@ -65,6 +65,7 @@ struct sa_thread {
 	int64_t first_ts, last_ts;
 	uint64_t events;
 	int started;         /* thread:start seen: began inside the trace */
+	int named;           /* thread:name named it: procname contexts (cached by the tracer) no longer rename it */
 	int exited, cancelled;
 	/* Waiting (lock acquisitions and timeouts with a wait_ns). */
 	uint64_t waits, wait_ns, timeouts;
@@ -145,6 +146,17 @@ struct sa_model {
 	/* Trace names, by index (for messages). */
 	char **trace_names;
 	unsigned ntraces;
+	/* Call sites (analysis/symbols): NULL until a statedump or stack event. */
+	struct sa_symbols *symbols;
+	/* Observers (debug checks, the HTML timeline): called after the model
+	 * has taken in each event of a known process, with its process and
+	 * thread indexes. They keep their own bounded state. */
+	struct sa_observer {
+		void (*fn)(void *ctx, struct sa_model *m, const struct sa_event *e,
+			   uint32_t pi, uint32_t ti);
+		void *ctx;
+	} observers[4];
+	unsigned nobservers;
 };
 
 /* The trace format this model understands (tracepoints/st_probes.h). */
@@ -161,6 +173,12 @@ int sa_model_feed(struct sa_model *m, const struct sa_event *e);
 /* The tracer lost events in [begin, end] on one stream. */
 void sa_model_discarded(struct sa_model *m, unsigned trace, const char *stream,
 			int64_t begin, int64_t end, uint64_t count, int count_known);
+
+/* Add an observer (at most 4); 0, or -1 when full. */
+int sa_model_observe(struct sa_model *m,
+		     void (*fn)(void *ctx, struct sa_model *m, const struct sa_event *e,
+				uint32_t pi, uint32_t ti),
+		     void *ctx);
 
 /* Name trace index i (kept for messages and the summary). */
 void sa_model_name_trace(struct sa_model *m, unsigned i, const char *name);

@@ -22,6 +22,7 @@ void sa_thread_event(struct sa_model *m, const struct sa_event *e)
 		if (name && tid > 0 && tid == t->vtid) {
 			strncpy(t->procname, name, SA_NAME_MAX - 1);
 			t->procname[SA_NAME_MAX - 1] = 0;
+			t->named = 1;
 		}
 #endif
 	} else if (e->id == SA_EV_thread_exit) {

@@ -5,6 +5,7 @@
 #include "sa_config.h"
 #include "sa_mutex.h"
 #include "sa_report.h"
+#include "sa_symbols.h"
 #if SA_HAVE_sem
 #include "sa_sem.h"
 #endif
@@ -45,6 +46,7 @@ static const struct sa_col lock_cols[] = {
 	{ "first_seen_held", "held@1st", SA_COL_BOOL },
 	{ "wait_log2_hist", "wait log2(ns) histogram", SA_COL_HIST },
 	{ "hold_log2_hist", "hold log2(ns) histogram", SA_COL_HIST },
+	{ "site", "call site", SA_COL_STR }, /* only with call sites (analysis/symbols) */
 };
 
 static const struct sa_col thread_cols[] = {
@@ -195,7 +197,7 @@ void sa_contention_build(const struct sa_model *m, const struct sa_report_opts *
 			 struct sa_report *r)
 {
 	struct sa_table *t = sa_report_table(r, "contention.locks", "Contention per lock",
-					     lock_cols, N(lock_cols));
+					     lock_cols, N(lock_cols) - !m->symbols);
 	struct row *rows = malloc((m->nobjs + 1) * sizeof(*rows));
 	uint32_t n = 0;
 	if (!t || !rows) {
@@ -262,6 +264,9 @@ void sa_contention_build(const struct sa_model *m, const struct sa_report_opts *
 		sa_set_u(&c[25], w->misuse);
 		sa_set_u(&c[26], (uint64_t)w->first_seen_held);
 		sa_set_hist(&c[27], w->wait);
+		char site[512];
+		if (t->ncols > 29 && sa_symbols_object_site(m, ob, site, sizeof(site)))
+			sa_cell_str(&c[29], site);
 	}
 	if (n > t->nrows)
 		sa_table_note(t, "%u of %u locks shown (--top)", t->nrows, n);

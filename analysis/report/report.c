@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "sa_report.h"
+#include "sa_symbols.h"
 
 struct sa_table *sa_report_table(struct sa_report *r, const char *name, const char *title,
 				 const struct sa_col *cols, unsigned ncols)
@@ -72,6 +73,8 @@ int sa_report_parse_format(const char *s)
 		return SA_FMT_JSON;
 	if (!strcmp(s, "csv"))
 		return SA_FMT_CSV;
+	if (!strcmp(s, "html"))
+		return SA_FMT_HTML;
 	return -1;
 }
 
@@ -83,12 +86,14 @@ int sa_report_render(const struct sa_model *m, const struct sa_report_opts *o, F
 	sa_wakes_build(m, o, &r);
 	sa_races_build(m, o, &r);
 	sa_spin_build(m, o, &r);
+	sa_checks_build(m, o, &r);
+	sa_stacks_build(m, o, &r); /* analysis/symbols: only with call stacks */
 
 	int lower = sa_lower_bounds(m);
 	switch (o->format) {
 	case SA_FMT_JSON:
 		fprintf(out, "{\"schema\": \"synctrace-report\", \"version\": \"%d.%d\",\n",
-			SA_SCHEMA_MAJOR, SA_SCHEMA_MINOR);
+			SA_SCHEMA_MAJOR, o->checks ? SA_SCHEMA_MINOR : 0);
 		fprintf(out, " \"partial\": %s, \"lower_bounds\": %s,\n \"messages\": [",
 			o->partial ? "true" : "false", lower ? "true" : "false");
 		for (unsigned i = 0; i < o->nmessages; i++) {
@@ -101,6 +106,9 @@ int sa_report_render(const struct sa_model *m, const struct sa_report_opts *o, F
 			sa_table_json(r.tables[i], out);
 		}
 		fputs("]}\n", out);
+		break;
+	case SA_FMT_HTML:
+		sa_html_render(m, o, &r, out);
 		break;
 	case SA_FMT_CSV:
 		if (o->partial)

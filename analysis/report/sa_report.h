@@ -12,9 +12,12 @@
 /* The JSON document's schema version: bump the major when a key changes
  * meaning or disappears, the minor when keys or tables are added. */
 #define SA_SCHEMA_MAJOR 1
-#define SA_SCHEMA_MINOR 0
+#define SA_SCHEMA_MINOR 1 /* 1.1: checks.findings; documents without it say 1.0 */
 
 enum sa_sort { SA_SORT_WAIT, SA_SORT_CONTENDED, SA_SORT_ACQUISITIONS, SA_SORT_HOLD };
+
+struct sa_checks;
+struct sa_timeline;
 
 struct sa_report_opts {
 	enum sa_format format;
@@ -23,6 +26,8 @@ struct sa_report_opts {
 	int partial;              /* the trace could not be read to its end */
 	const char *messages[16]; /* errors and warnings met while reading */
 	unsigned nmessages;
+	struct sa_checks *checks;     /* --checks: the checks observer (sa_checks.h), or NULL */
+	struct sa_timeline *timeline; /* html: the timeline observer (sa_timeline.h), or NULL */
 };
 
 struct sa_report {
@@ -44,6 +49,15 @@ void sa_races_build(const struct sa_model *m, const struct sa_report_opts *o,
 		    struct sa_report *r);
 void sa_spin_build(const struct sa_model *m, const struct sa_report_opts *o,
 		   struct sa_report *r);
+void sa_checks_build(const struct sa_model *m, const struct sa_report_opts *o,
+		     struct sa_report *r);
+
+/* The HTML document (html.c) of the tables in r, with SVG charts. */
+void sa_html_render(const struct sa_model *m, const struct sa_report_opts *o,
+		    const struct sa_report *r, FILE *out);
+/* Text with every character HTML gives a meaning to escaped (and bytes
+ * that are not UTF-8 replaced): the one way trace text reaches the page. */
+void sa_html_esc(FILE *out, const char *s);
 
 /* Build every report and write them to out. 0, or -1 on out of memory. */
 int sa_report_render(const struct sa_model *m, const struct sa_report_opts *o, FILE *out);

@@ -58,7 +58,9 @@ void sa_table_note(struct sa_table *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void sa_table_free(struct sa_table *t);
 
-enum sa_format { SA_FMT_TEXT, SA_FMT_JSON, SA_FMT_CSV };
+enum sa_format { SA_FMT_TEXT, SA_FMT_JSON, SA_FMT_CSV, SA_FMT_HTML };
+/* A cell as text (the text renderer's form). */
+void sa_cell_text(const struct sa_col *col, const struct sa_cell *x, char *buf, size_t n);
 void sa_table_text(const struct sa_table *t, FILE *out);
 void sa_table_csv(const struct sa_table *t, FILE *out);
 void sa_table_json(const struct sa_table *t, FILE *out);

@@ -114,6 +114,11 @@ static void cell_text(const struct sa_col *col, const struct sa_cell *x, char *b
 	}
 }
 
+void sa_cell_text(const struct sa_col *col, const struct sa_cell *x, char *buf, size_t n)
+{
+	cell_text(col, x, buf, n);
+}
+
 #define CELL_MAX 1024
 
 void sa_table_text(const struct sa_table *t, FILE *out)

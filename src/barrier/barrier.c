@@ -70,6 +70,11 @@ int st_barrier_wait(struct st_barrier *b, const void *caller)
 	ST_TRACE(barrier, arrival, b, caller, round, (int)k, (int)count);
 	/* Waiting: b is valid, its round cannot open without us. */
 	st_wait(b, &b->round, round, &b->sleepers, shared, CLOCK_REALTIME, 0, 0);
+	/* The opener published the round with a 64-bit release of `data`;
+	 * st_wait saw its 32-bit half. Acquire the whole word, so what the
+	 * other threads did before the barrier is ordered before our return
+	 * in the C11 model too (TSan pairs atomics by size and address). */
+	(void)__atomic_load_n(&b->data, __ATOMIC_ACQUIRE);
 	/* Our last touch of b: destroy waits for `leaving` to drain. */
 	int left = __atomic_sub_fetch(&b->leaving, 1, __ATOMIC_RELEASE);
 	if (left == ST_BARRIER_DESTROYER)

@@ -227,13 +227,16 @@ int st_cond_signal_shared(struct st_cond *c, int n);
 void st_cond_misuse(struct st_cond *c, const void *caller, int what, const void *mutex,
 		    const void *other);
 
-/* Signal / broadcast: with nobody waiting, one load. A waiter is on the
+/* Signal / broadcast: with nobody waiting, two loads. A waiter is on the
  * list (or counted) before it releases the mutex, so a signaler holding
- * the mutex always sees it. */
+ * the mutex always sees it. The list is empty only if the condvar lock is
+ * free too: a LEAVING waiter unlinks itself under that lock, and a signaler
+ * that returned while it still held it would let the program destroy the
+ * condvar under the leaver's unlock (found by tests/model/cond.pml). */
 static inline int st_cond_signal(struct st_cond *c, int n, const void *caller)
 {
 	if (st_likely(!(c->attr & ST_COND_PSHARED))) {
-		if (!st_load_acquire(&c->tail))
+		if (!st_load_acquire(&c->tail) && !st_load_acquire(&c->lock))
 			return 0;
 		return st_cond_signal_slow(c, n, caller);
 	}

@@ -23,6 +23,7 @@ int st_cond_release(struct st_cond *c, struct st_cond_waiter *n, pthread_mutex_t
 	int requeue = held && st_mutex_cond_handoff(held);
 	n->counted = requeue;
 	st_store_release(&n->barrier, 0);
+	ST_FAULT_POINT(cond_release_before_wake);
 	/* n may return from now on: only its address is used. */
 	if (requeue) {
 		*result = st_futex_requeue(&n->barrier, 0, 0, 1, &st_mutex(held)->lock, 0, c);

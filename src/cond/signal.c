@@ -43,11 +43,14 @@ static void signal_private(struct st_cond *c, int n, const void *caller, struct 
 			p->next->prev = 0;
 		p->next = 0;
 	} else {
-		c->head = 0;
+		__atomic_store_n(&c->head, 0, __ATOMIC_RELEASE);
 	}
-	c->tail = p;
+	/* head/tail are read without the lock (st_cond_signal, destroy):
+	 * written atomically, under it. */
+	__atomic_store_n(&c->tail, p, __ATOMIC_RELEASE);
 	c->signals += moved;
 	st_cond_unlock(c);
+	ST_FAULT_POINT(cond_signal_after_split);
 
 	if (leaving) {
 		unsigned long long t0 = st_now_ns();

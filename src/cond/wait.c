@@ -45,8 +45,8 @@ static int enqueue_private(struct wait_ctx *w)
 	if (c->head)
 		c->head->prev = &w->node;
 	else
-		c->tail = &w->node;
-	c->head = &w->node;
+		__atomic_store_n(&c->tail, &w->node, __ATOMIC_RELEASE);
+	__atomic_store_n(&c->head, &w->node, __ATOMIC_RELEASE);
 	waits = ++c->waits;
 	st_cond_unlock(c);
 	/* c is valid: we are linked and hold the mutex; no signal has taken
@@ -145,21 +145,23 @@ static int leave_or_take(struct wait_ctx *w, int reason)
 	struct st_cond *c = w->c;
 	struct st_cond_waiter *n = &w->node;
 
+	ST_FAULT_POINT(cond_before_leaving_cas);
 	if (st_cas_acq_rel(&n->state, ST_COND_WAITING, ST_COND_LEAVING)) {
 		ST_TRACE(cond, leaving, c, n, reason);
 		/* c is valid: we are still linked, and a signaler that meets
 		 * us now waits for our notify below before it returns. */
 		st_cond_lock(c);
 		if (c->head == n)
-			c->head = n->next;
+			__atomic_store_n(&c->head, n->next, __ATOMIC_RELEASE);
 		else if (n->prev)
 			n->prev->next = n->next;
 		if (c->tail == n)
-			c->tail = n->prev;
+			__atomic_store_n(&c->tail, n->prev, __ATOMIC_RELEASE);
 		else if (n->next)
 			n->next->prev = n->prev;
 		volatile int *notify = n->notify;
 		st_cond_unlock(c);
+		ST_FAULT_POINT(cond_leaving_before_notify);
 		/* The signaler's stack is alive until its count reaches 0. */
 		if (notify && st_fetch_add(notify, -1) == 1)
 			st_futex_wake(notify, 1, 0, c);
@@ -255,6 +257,7 @@ int st_cond_wait(struct st_cond *c, pthread_mutex_t *m, clockid_t clk,
 	};
 	st_set_caller(caller);
 	int queued = w.shared ? enqueue_shared(&w) : enqueue_private(&w);
+	ST_FAULT_POINT(cond_after_enqueue);
 	/* c is valid: we are queued (or counted) and still hold the mutex. */
 	if (st_tracing()) {
 		w.t0 = st_now_ns();

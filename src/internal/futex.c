@@ -6,6 +6,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "fault.h"
 #include "trace.h"
 
 static inline long sys_futex(volatile int *addr, int op, int val,
@@ -33,6 +34,15 @@ static int futex_wait(volatile int *addr, int val, int shared, clockid_t clk,
 		if (clk == CLOCK_REALTIME)
 			op |= FUTEX_CLOCK_REALTIME;
 	}
+#ifdef ST_FAULTS
+	/* Fault injection (fault.h): a wait that returns at once, as the
+	 * kernel may, or after a delay that widens the caller's window. */
+	if (st_fault(ST_FAULT_SPURIOUS))
+		return 0;
+	if (st_fault(ST_FAULT_EINTR))
+		return EINTR;
+	ST_FAULT_POINT(futex_wait);
+#endif
 	if (st_tracing())
 		t0 = st_now_ns();
 	/* errno is the caller's: keep it as it was (sem_* set it themselves). */
@@ -66,6 +76,7 @@ int st_futex_wait_cancel(volatile int *addr, int val, int shared, clockid_t clk,
 
 int st_futex_wake(volatile int *addr, int n, int shared, const void *obj)
 {
+	ST_FAULT_POINT(futex_wake); /* the window between a release and its wake */
 	int saved = errno;
 	long r = sys_futex(addr, FUTEX_WAKE | priv(shared), n, 0, 0, 0);
 	errno = saved;
@@ -78,6 +89,7 @@ int st_futex_wake(volatile int *addr, int n, int shared, const void *obj)
 int st_futex_requeue(volatile int *addr, int val, int nwake, int nmove,
 		     volatile int *addr2, int shared, const void *obj)
 {
+	ST_FAULT_POINT(futex_requeue);
 	int saved = errno;
 	long r = sys_futex(addr, FUTEX_CMP_REQUEUE | priv(shared), nwake,
 			   (const struct timespec *)(long)nmove, addr2, val);

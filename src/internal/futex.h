@@ -9,6 +9,8 @@
 
 #include <time.h>
 
+#include "fault.h" /* ST_FAULT_POINT: empty unless built with ST_FAULTS */
+
 /* Results of st_futex_wait, as positive errno values. */
 #define ST_FUTEX_WOKEN 0 /* woken by a wake (or a spurious kernel return) */
 /* EAGAIN: the word no longer held the expected value; ETIMEDOUT; EINTR */

@@ -51,7 +51,8 @@ int st_mutex_destroy(pthread_mutex_t *pm, const void *caller)
 	if (owner) {
 		/* glibc answers EBUSY for a held mutex; the object is untouched. */
 		st_mutex_ev_misuse(m, caller, ST_MISUSE_DESTROY_LOCKED, owner);
-		st_mutex_ev_destroy(m, caller, EBUSY, m->acquisitions, m->contended);
+		/* The holder writes the counters: not read here (0 = not read). */
+		st_mutex_ev_destroy(m, caller, EBUSY, 0, 0);
 		return EBUSY;
 	}
 	st_mutex_ev_destroy(m, caller, 0, m->acquisitions, m->contended);

@@ -39,6 +39,7 @@ int st_mutex_unlock_slow(struct st_mutex *m, int old, const void *caller)
 		uint64_t held = st_tracing_full() ? st_mutex_held_ns(m) : 0;
 		int waiters = st_load_relaxed(&m->waiters);
 		old = st_swap_release(&m->lock, 0);
+		ST_FAULT_POINT(mutex_between_unlock_and_wake);
 		/* From here on m may be freed by its next owner: only its
 		 * address is used below. */
 		int woken = -1;
@@ -54,6 +55,7 @@ int st_mutex_unlock_slow(struct st_mutex *m, int old, const void *caller)
 	}
 
 	/* The fast path (normal, private) already swapped: m may be gone. */
+	ST_FAULT_POINT(mutex_between_unlock_and_wake);
 	st_set_caller(caller);
 	int woken = -1;
 	if (old & ST_MUTEX_SLEEPERS)

@@ -5,20 +5,6 @@
 
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
-/* Is thread `tid` of this process asleep in a futex wait? (Tests that need
- * an exact trace wait until a thread is really asleep before waking it.) */
-static inline int st_thread_in_futex_wait(int tid)
-{
-	char path[64], wchan[128] = "";
-	snprintf(path, sizeof(path), "/proc/self/task/%d/wchan", tid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return 0;
-	if (!fgets(wchan, sizeof(wchan), f))
-		wchan[0] = 0;
-	fclose(f);
-	return strstr(wchan, "futex") != NULL;
-}
 
 #endif
 #include <dlfcn.h>

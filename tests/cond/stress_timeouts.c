@@ -29,7 +29,7 @@ static void *waiter(void *arg)
 			consumed++;
 			continue;
 		}
-		if (stop == 2)
+		if (__atomic_load_n(&stop, __ATOMIC_ACQUIRE) == 2)
 			break;
 		/* 5..100 us */
 		struct timespec ts = after_ns(CLOCK_MONOTONIC, 5000 + rand_r(&seed) % 95000);
@@ -49,7 +49,7 @@ static void *signaler(void *arg)
 {
 	int broadcaster = (int)(long)arg;
 	unsigned seed = 77 + broadcaster;
-	while (!stop) {
+	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
 		pthread_mutex_lock(&m);
 		int k = broadcaster ? 1 + rand_r(&seed) % 4 : 1;
 		tokens += k;
@@ -77,11 +77,11 @@ int main(void)
 		CHECK_EQ(pthread_create(&s[i], 0, signaler, (void *)i), 0);
 	struct timespec d = { RUN_NS / 1000000000LL, RUN_NS % 1000000000LL };
 	nanosleep(&d, 0);
-	stop = 1;
+	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
 	for (int i = 0; i < SIGNALERS; i++)
 		CHECK_EQ(pthread_join(s[i], 0), 0);
 	pthread_mutex_lock(&m);
-	stop = 2;
+	__atomic_store_n(&stop, 2, __ATOMIC_RELEASE);
 	pthread_cond_broadcast(&c);
 	pthread_mutex_unlock(&m);
 	for (int i = 0; i < WAITERS; i++) {

@@ -14,8 +14,8 @@ static void *holder(void *arg)
 {
 	pthread_mutex_t *m = arg;
 	CHECK_EQ(pthread_mutex_lock(m), 0);
-	holding = 1;
-	while (!release_now)
+	__atomic_store_n(&holding, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&release_now, __ATOMIC_ACQUIRE))
 		usleep(1000);
 	CHECK_EQ(pthread_mutex_unlock(m), 0);
 	return 0;
@@ -25,12 +25,13 @@ static void *holder(void *arg)
 static void with_other_owner(pthread_mutex_t *m, void (*fn)(pthread_mutex_t *))
 {
 	pthread_t t;
-	holding = release_now = 0;
+	__atomic_store_n(&holding, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&release_now, 0, __ATOMIC_RELEASE);
 	CHECK_EQ(pthread_create(&t, 0, holder, m), 0);
-	while (!holding)
+	while (!__atomic_load_n(&holding, __ATOMIC_ACQUIRE))
 		usleep(100);
 	fn(m);
-	release_now = 1;
+	__atomic_store_n(&release_now, 1, __ATOMIC_RELEASE);
 	CHECK_EQ(pthread_join(t, 0), 0);
 }
 

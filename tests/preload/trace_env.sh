@@ -3,7 +3,7 @@
 # its probes itself and the program is traced: exactly one meta:start, and
 # mutex events after it. Without it, the same run records nothing. (lttng-ust
 # loaded from a constructor registers with the session daemon only after
-# the constructor returns, so the program, busy.c, runs for 2 s.)
+# the constructor returns, so the program, busy.c, runs for 4 s.)
 # usage: trace_env.sh LIBSYNCTRACE PROGRAM
 set -u
 lib=$1 prog=$2
@@ -20,7 +20,7 @@ lttng add-context -u -s "$name" -t procname >/dev/null
 lttng start "$name" >/dev/null
 export ST_TEST_MODE=preload
 LD_PRELOAD=$lib "$prog" 0.5 >/dev/null || { echo "trace_env: untraced run failed" >&2; exit 1; }
-SYNCTRACE_TRACE=1 LD_PRELOAD=$lib "$prog" 2 >/dev/null || { echo "trace_env: traced run failed" >&2; exit 1; }
+SYNCTRACE_TRACE=1 LD_PRELOAD=$lib "$prog" 4 >/dev/null || { echo "trace_env: traced run failed" >&2; exit 1; }
 lttng stop "$name" >/dev/null
 n=$(count 'synctrace_meta:start')
 if [ "$n" -ne 1 ]; then

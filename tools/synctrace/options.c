@@ -36,6 +36,7 @@ int record_parse(int argc, char **argv, struct record_opts *o, void (*help)(void
 		{ "spin", required_argument, 0, 's' },
 		{ "blocking", optional_argument, 0, 'b' },
 		{ "quiet", no_argument, 0, 'q' },
+		{ "stacks", no_argument, 0, 'k' },
 		{ "help", no_argument, 0, 'h' },
 		{ "format", required_argument, 0, 'F' },
 		{ "sort", required_argument, 0, 'S' },
@@ -81,6 +82,9 @@ int record_parse(int argc, char **argv, struct record_opts *o, void (*help)(void
 			break;
 		case 'q':
 			o->quiet = 1;
+			break;
+		case 'k':
+			o->stacks = 1;
 			break;
 		case 'h':
 			help();

@@ -1,6 +1,7 @@
 /* synctrace record [OPTIONS] -- CMD [ARGS...] */
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,6 +24,8 @@ static void help(void)
 	      "      --blocking[=USEC] lose no event: the program waits for buffer space\n"
 	      "                        (LTTNG_UST_ALLOW_BLOCKING=1), at most USEC per event\n"
 	      "                        (default: as long as it takes)\n"
+	      "      --stacks          record call stacks at first use and on contended\n"
+	      "                        paths (SYNCTRACE_STACKS=1; the report names call sites)\n"
 	      "  -q, --quiet           no messages but errors, no progress indicator\n"
 	      "  -h, --help            this help\n"
 	      "\n"
@@ -60,6 +63,13 @@ int record_traced(const struct record_opts *o, char *dir, size_t size, int *stat
 		if (created)
 			rmdir(dir);
 		return child_interrupted ? 128 + child_interrupted : ST_EXIT_FAILURE;
+	}
+	/* Inherited by the command (synctrace_* already covers synctrace_stack). */
+	if (o->stacks && setenv("SYNCTRACE_STACKS", "1", 1)) {
+		say("cannot set SYNCTRACE_STACKS");
+		session_destroy(name);
+		sessiond_stop();
+		return ST_EXIT_FAILURE;
 	}
 	*status = child_run(o->argv, o, lib, tp);
 	session_stop(name);

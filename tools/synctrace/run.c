@@ -8,8 +8,9 @@
 static void help(void)
 {
 	fputs("usage: synctrace run [OPTIONS] [-- CMD [ARGS...]]\n"
-	      "Record CMD (as 'synctrace record') and print the report of its trace (as\n"
-	      "'synctrace report'). With no CMD, run the built-in demo: the two-queue\n"
+	      "Record CMD (as 'synctrace record') and print the report of its trace, debug\n"
+	      "checks included (as 'synctrace report --checks'; exit_holding and lock_order\n"
+	      "need --level full). With no CMD, run the built-in demo: the two-queue\n"
 	      "workload of the 2003 NPTL condvar thread (one mutex + one condvar, then one\n"
 	      "mutex per queue + a \"twomutex\" condvar) and a timed-wait race.\n"
 	      "\n"
@@ -17,6 +18,7 @@ static void help(void)
 	      "  -l, --level LEVEL     contention (default) or full\n"
 	      "  -s, --spin STRATEGY   none, bail, full, N, bail:N or full:N\n"
 	      "      --blocking[=USEC] lose no event (the program waits for buffer space)\n"
+	      "      --stacks          record call stacks (the report names call sites)\n"
 	      "  -q, --quiet           no messages but errors, no progress indicator\n"
 	      "      --format FORMAT   the report's: text, json, csv or html\n"
 	      "      --sort KEY        the report's sort key (see 'synctrace report --help')\n"
@@ -53,8 +55,8 @@ int cmd_run(int argc, char **argv)
 		return r;
 	if (!o.quiet)
 		say("trace: %s (command exit status %d); its report:", dir, status);
-	char *args[10] = { "report" };
-	int n = 1;
+	char *args[10] = { "report", "--checks" }; /* run is for finding bugs: checks on */
+	int n = 2;
 	for (int i = 0; i < o.nreport; i++)
 		args[n++] = o.report_args[i];
 	args[n++] = dir;

@@ -30,6 +30,7 @@ struct record_opts {
 	int blocking;            /* --blocking */
 	int64_t blocking_us;     /* its channel timeout (-1: forever) */
 	int quiet;               /* --quiet: no messages but errors */
+	int stacks;              /* --stacks: SYNCTRACE_STACKS=1 (call stacks) */
 	char *report_args[7];    /* run: --format/--sort/--top for the report */
 	int nreport;
 	char **argv;             /* the command, NULL-terminated; NULL: none */

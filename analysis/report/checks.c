@@ -1,0 +1,122 @@
+/* Debug checks (--checks): one row per finding (sa_checks.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "sa_checks.h"
+#include "sa_report.h"
+#include "sa_symbols.h"
+
+static const struct sa_col cols[] = {
+	{ "check", "check", SA_COL_STR },
+	{ "vpid", "pid", SA_COL_I64 },
+	{ "procname", "process", SA_COL_STR },
+	{ "time_ns", "time (ns)", SA_COL_I64 },
+	{ "time_s", "t (s)", SA_COL_F64 },
+	{ "count", "count", SA_COL_U64 },
+	{ "objects", "objects", SA_COL_STR },
+	{ "threads", "threads", SA_COL_STR },
+	{ "callers", "call sites", SA_COL_STR },
+	{ "detail", "what", SA_COL_STR },
+};
+
+static void list_objs(const struct sa_model *m, const struct sa_finding *f, char *b, size_t n)
+{
+	size_t off = 0;
+	b[0] = 0;
+	for (unsigned i = 0; i < f->nobj && off < n; i++) {
+		const struct sa_object *o = &m->objs[f->obj[i]];
+		int w = snprintf(b + off, n - off, "%s%s 0x%llx", i ? ", " : "",
+				 sa_obj_type_name(o->type), (unsigned long long)o->addr);
+		if (w < 0)
+			break;
+		off += (size_t)w;
+	}
+}
+
+static void list_nums(const int32_t *t, unsigned nt, const uint64_t *c, unsigned nc, char *b,
+		      size_t n)
+{
+	size_t off = 0;
+	b[0] = 0;
+	for (unsigned i = 0; i < nt + nc && off < n; i++) {
+		int w = i < nt ? snprintf(b + off, n - off, "%s%d", i ? ", " : "", (int)t[i])
+			       : snprintf(b + off, n - off, "%s0x%llx", i > nt ? ", " : "",
+					  (unsigned long long)c[i - nt]);
+		if (w < 0)
+			break;
+		off += (size_t)w;
+	}
+}
+
+/* "0x1234 (func at file.c:12), 0x5678" */
+static void list_sites(const struct sa_model *m, const struct sa_finding *f, char *b, size_t n)
+{
+	size_t off = 0;
+	char sym[256];
+	b[0] = 0;
+	for (unsigned i = 0; i < f->ncaller && off < n; i++) {
+		const char *s = sa_symbols_addr(m, m->procs[f->proc].trace, m->procs[f->proc].vpid,
+						f->caller[i], sym, sizeof(sym));
+		int w = snprintf(b + off, n - off, "%s0x%llx%s%s%s", i ? ", " : "",
+				 (unsigned long long)f->caller[i], s ? " (" : "", s ? s : "",
+				 s ? ")" : "");
+		if (w < 0)
+			break;
+		off += (size_t)w;
+	}
+}
+
+void sa_checks_build(const struct sa_model *m, const struct sa_report_opts *o,
+		     struct sa_report *r)
+{
+	struct sa_checks *c = o->checks;
+	if (!c)
+		return;
+	sa_checks_finish(c, m);
+	struct sa_table *t = sa_report_table(r, "checks.findings", "Debug checks", cols,
+					     sizeof(cols) / sizeof(cols[0]));
+	if (!t)
+		return;
+	char buf[1024];
+	for (uint32_t i = 0; i < c->nfindings; i++) {
+		const struct sa_finding *f = &c->findings[i];
+		struct sa_cell *row = sa_table_row(t);
+		if (!row)
+			return;
+		sa_cell_str(&row[0], sa_check_name(f->check));
+		sa_set_i(&row[1], m->procs[f->proc].vpid);
+		sa_cell_str(&row[2], sa_proc_name(m, f->proc));
+		sa_set_i(&row[3], f->ts);
+		sa_set_f(&row[4], (double)(f->ts - m->first_ts) / 1e9);
+		sa_set_u(&row[5], f->count);
+		list_objs(m, f, buf, sizeof(buf));
+		sa_cell_str(&row[6], buf);
+		list_nums(f->tid, f->ntid, NULL, 0, buf, sizeof(buf));
+		sa_cell_str(&row[7], buf);
+		list_sites(m, f, buf, sizeof(buf));
+		sa_cell_str(&row[8], buf);
+		sa_cell_str(&row[9], f->detail);
+	}
+	/* Which processes the full-level checks could run on. */
+	unsigned not_full = 0;
+	for (uint32_t p = 0; p < m->nprocs; p++)
+		not_full += m->procs[p].level < 2;
+	if (not_full)
+		sa_table_note(t, "exit_holding and lock_order need SYNCTRACE_LEVEL=full "
+				 "(uncontended acquisitions emit no event at the contention level): "
+				 "not checked in %u process(es) recorded below it", not_full);
+	else
+		sa_table_note(t, "all processes recorded at the full level: exit_holding and "
+				 "lock_order checked");
+	sa_table_note(t, "lock_order counts trylock acquisitions too (a successful trylock "
+			 "emits no event of its own); SYNCTRACE_SEM_MAX is not checked (the "
+			 "trace does not carry it)");
+	if (c->dropped)
+		sa_table_note(t, "%llu more findings not listed (limit %d)",
+			      (unsigned long long)c->dropped, SA_CHK_MAX_FINDINGS);
+	if (c->edges_dropped)
+		sa_table_note(t, "lock-order graph full (%d edges): %llu edges not kept",
+			      SA_CHK_MAX_EDGES, (unsigned long long)c->edges_dropped);
+	if (!c->nfindings)
+		sa_table_note(t, "no finding");
+}

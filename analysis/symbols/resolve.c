@@ -1,0 +1,157 @@
+/* Call sites, part two: addresses → "function at file:line" with elfutils'
+ * libdwfl, offline. One Dwfl session per traced process, built on the
+ * first lookup from the modules its statedump listed: each module file is
+ * reported at the base address it had in that process and used only if
+ * its build id is the one the statedump recorded (a rebuilt or upgraded
+ * file would name the wrong functions); its debug info is found the
+ * standard way (build-id tree, .gnu_debuglink, the file itself). */
+#include <elfutils/libdwfl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sa_model.h"
+#include "sa_symbols_impl.h"
+
+static char *debuginfo_path = NULL;
+
+static const Dwfl_Callbacks callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path,
+};
+
+void sa_sym_proc_reset(struct sa_sym_proc *p)
+{
+	if (p->dwfl)
+		dwfl_end(p->dwfl);
+	free(p->dwmods);
+	p->dwfl = NULL;
+	p->dwmods = NULL;
+	p->dwfl_tried = 0;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	return b ? b + 1 : path;
+}
+
+static void proc_open(struct sa_sym_proc *p)
+{
+	p->dwfl_tried = 1;
+	Dwfl *d = dwfl_begin(&callbacks);
+	p->dwmods = calloc(p->nmods ? p->nmods : 1, sizeof(*p->dwmods));
+	if (!d || !p->dwmods) {
+		if (d)
+			dwfl_end(d);
+		return;
+	}
+	dwfl_report_begin(d);
+	for (uint32_t i = 0; i < p->nmods; i++) {
+		const struct sa_sym_module *mod = &p->mods[i];
+		if (!mod->path || mod->path[0] != '/' || access(mod->path, R_OK))
+			continue;
+		p->dwmods[i] = dwfl_report_elf(d, base_name(mod->path), mod->path, -1,
+					       mod->base, false);
+	}
+	dwfl_report_end(d, NULL, NULL);
+	for (uint32_t i = 0; i < p->nmods; i++) {
+		const struct sa_sym_module *mod = &p->mods[i];
+		const unsigned char *bits;
+		GElf_Addr vaddr;
+		if (!p->dwmods[i] || !mod->nbuild_id)
+			continue;
+		int n = dwfl_module_build_id(p->dwmods[i], &bits, &vaddr);
+		if (n != (int)mod->nbuild_id || memcmp(bits, mod->build_id, (size_t)n))
+			p->dwmods[i] = NULL; /* not the file that ran */
+	}
+	p->dwfl = d;
+}
+
+static int module_of(const struct sa_sym_proc *p, uint64_t addr)
+{
+	int best = -1;
+	for (uint32_t i = 0; i < p->nmods; i++) {
+		const struct sa_sym_module *mod = &p->mods[i];
+		if (addr < mod->base)
+			continue;
+		if (mod->memsz && addr - mod->base < mod->memsz)
+			return (int)i;
+		if (!mod->memsz && (best < 0 || mod->base > p->mods[best].base))
+			best = (int)i;
+	}
+	return best;
+}
+
+const char *sa_symbols_addr(const struct sa_model *m, unsigned trace, int32_t vpid,
+			    uint64_t addr, char *buf, size_t size)
+{
+	struct sa_symbols *s = m->symbols;
+	struct sa_sym_proc *p = s ? sa_sym_proc(s, trace, vpid, 0) : NULL;
+	if (!p || !addr || !size)
+		return NULL;
+	int i = module_of(p, addr);
+	if (i < 0)
+		return NULL;
+	if (!p->dwfl_tried)
+		proc_open(p);
+	const struct sa_sym_module *mod = &p->mods[i];
+	const char *modname = mod->path ? base_name(mod->path) : "?";
+	Dwfl_Module *dm = p->dwmods ? p->dwmods[i] : NULL;
+	/* A return address: the call is the instruction before it. */
+	Dwarf_Addr pc = addr - 1;
+	const char *fn = dm ? dwfl_module_addrname(dm, pc) : NULL;
+	Dwfl_Line *line = dm ? dwfl_module_getsrc(dm, pc) : NULL;
+	const char *file = NULL;
+	int lineno = 0;
+	if (line)
+		file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+	if (fn && file)
+		snprintf(buf, size, "%s at %s:%d", fn, base_name(file), lineno);
+	else if (fn)
+		snprintf(buf, size, "%s (%s+0x%" PRIx64 ")", fn, modname, addr - mod->base);
+	else if (file)
+		snprintf(buf, size, "%s:%d (%s+0x%" PRIx64 ")", base_name(file), lineno, modname,
+			 addr - mod->base);
+	else
+		snprintf(buf, size, "%s+0x%" PRIx64, modname, addr - mod->base);
+	return buf;
+}
+
+const char *sa_symbols_object_site(const struct sa_model *m, const struct sa_object *ob,
+				   char *buf, size_t size)
+{
+	if (!m->symbols || ob->proc >= m->nprocs)
+		return NULL;
+	const struct sa_proc *mp = &m->procs[ob->proc];
+	const uint64_t *f;
+	uint64_t uses, most = 0, site = ob->caller, others[SA_SYM_OBJ_STACKS];
+	unsigned nothers = 0;
+	/* With stacks: the site its most used stack entered synctrace from
+	 * (the first such on a tie), else its first caller. */
+	for (unsigned k = 0; sa_symbols_object_stack(m, ob, k, &f, &uses) >= 0; k++)
+		if (f && uses > most) {
+			most = uses;
+			site = f[0];
+		}
+	for (unsigned k = 0; sa_symbols_object_stack(m, ob, k, &f, &uses) >= 0; k++) {
+		if (!f || f[0] == site)
+			continue; /* its frames were lost, or the same site */
+		unsigned j = 0;
+		while (j < nothers && others[j] != f[0])
+			j++;
+		if (j == nothers)
+			others[nothers++] = f[0];
+	}
+	if (!sa_symbols_addr(m, mp->trace, mp->vpid, site, buf, size))
+		return NULL;
+	size_t len = strlen(buf);
+	if (nothers && len < size)
+		snprintf(buf + len, size - len, " (+%u other site%s)", nothers,
+			 nothers > 1 ? "s" : "");
+	return buf;
+}

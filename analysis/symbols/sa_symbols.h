@@ -1,0 +1,63 @@
+/* Call sites: the code addresses a trace carries (`caller` fields, the
+ * frames of synctrace_stack:frames) turned into "function at file:line".
+ *
+ * Fed the decoded events (sa_symbols_feed, from the sink), it keeps per
+ * process (trace, vpid):
+ *   - the loaded modules, from lttng-ust's statedump (lttng_ust_statedump:
+ *     bin_info / build_id / debug_link, and lttng_ust_dl:* when the dl
+ *     helper's events were recorded): base address, size, path, build id;
+ *   - the stacks (synctrace_stack:frames, each id once);
+ *   - per object, the stacks its events were called through
+ *     (synctrace_stack:use, in order of first use).
+ * Addresses are symbolized offline, when a report asks, with elfutils'
+ * libdwfl on the module files (checked against their build ids) and their
+ * separate debug info. What cannot be symbolized is shown as module+offset;
+ * without a statedump, nothing is (the callers ask and get NULL).
+ * Memory grows with processes, modules, distinct stacks and objects that
+ * have stacks, never with the number of events. */
+#ifndef SA_SYMBOLS_H
+#define SA_SYMBOLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sa_event.h"
+
+struct sa_model;
+struct sa_object;
+struct sa_symbols;
+
+/* Take in one event (others than statedump, dl and stack events are
+ * ignored), creating m->symbols on the first that matters. */
+void sa_symbols_feed(struct sa_model *m, const struct sa_event *e);
+void sa_symbols_free(struct sa_symbols *s);
+
+/* "push_item at callsites.c:25" for a return address (a `caller` field or
+ * a frame) in process (trace, vpid); "libfoo.so+0x1a2b" when only the
+ * module is known; NULL when nothing is (no statedump). In buf. */
+const char *sa_symbols_addr(const struct sa_model *m, unsigned trace, int32_t vpid,
+			    uint64_t addr, char *buf, size_t size);
+
+/* A lock's identity for reports: its call site — where its most used
+ * stack entered synctrace (the first used on a tie), or without stacks the
+ * object's `caller` (its first event's) — followed by " (+N other sites)"
+ * when its stacks entered synctrace from N other places (its creation
+ * among them). NULL when it cannot be symbolized: print what was printed
+ * before. */
+const char *sa_symbols_object_site(const struct sa_model *m, const struct sa_object *ob,
+				   char *buf, size_t size);
+
+/* The stacks recorded for an object, in order of first use: stack k's
+ * frames (innermost first) in *frames, its count of uses in *uses; returns
+ * the number of frames, or -1 when there is no stack k. */
+int sa_symbols_object_stack(const struct sa_model *m, const struct sa_object *ob,
+			    unsigned k, const uint64_t **frames, uint64_t *uses);
+
+/* The report table "stacks.objects" (stacks.c): every stack of every
+ * object, symbolized; nothing when the trace has no stacks. */
+struct sa_report;
+struct sa_report_opts;
+void sa_stacks_build(const struct sa_model *m, const struct sa_report_opts *o,
+		     struct sa_report *r);
+
+#endif

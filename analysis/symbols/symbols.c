@@ -1,0 +1,241 @@
+/* Call sites, part one: what the trace says (modules, stacks, which object
+ * used which stack). Part two, symbolization, is resolve.c. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sa_model.h"
+#include "sa_symbols_impl.h"
+
+static struct sa_symbols *symbols_of(struct sa_model *m)
+{
+	if (!m->symbols)
+		m->symbols = calloc(1, sizeof(struct sa_symbols));
+	return m->symbols;
+}
+
+static int grow(void **p, uint32_t *cap, uint32_t n, size_t size)
+{
+	if (n < *cap)
+		return 0;
+	uint32_t c = *cap ? *cap * 2 : 8;
+	void *q = realloc(*p, c * size);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+struct sa_sym_proc *sa_sym_proc(struct sa_symbols *s, unsigned trace, int32_t vpid, int create)
+{
+	int64_t i = sa_map_get(&s->proc_map, trace, (uint32_t)vpid);
+	if (i >= 0)
+		return &s->procs[i];
+	if (!create || grow((void **)&s->procs, &s->capprocs, s->nprocs, sizeof(*s->procs)))
+		return NULL;
+	if (sa_map_put(&s->proc_map, trace, (uint32_t)vpid, s->nprocs))
+		return NULL;
+	struct sa_sym_proc *p = &s->procs[s->nprocs++];
+	memset(p, 0, sizeof(*p));
+	p->trace = trace;
+	p->vpid = vpid;
+	return p;
+}
+
+static void module_clear(struct sa_sym_module *mod)
+{
+	free(mod->path);
+	free(mod->build_id);
+	free(mod->debug_link);
+}
+
+static struct sa_sym_module *module_at(struct sa_sym_proc *p, uint64_t base, int create)
+{
+	for (uint32_t i = 0; i < p->nmods; i++)
+		if (p->mods[i].base == base)
+			return &p->mods[i];
+	if (!create || grow((void **)&p->mods, &p->capmods, p->nmods, sizeof(*p->mods)))
+		return NULL;
+	struct sa_sym_module *mod = &p->mods[p->nmods++];
+	memset(mod, 0, sizeof(*mod));
+	mod->base = base;
+	sa_sym_proc_reset(p); /* the module list changed */
+	return mod;
+}
+
+static char *dup_str(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+/* lttng_ust_statedump:* and lttng_ust_dl:* (same fields). */
+static void on_module_event(struct sa_symbols *s, const struct sa_event *e, const char *what)
+{
+	struct sa_sym_proc *p = sa_sym_proc(s, e->trace, e->vpid, 1);
+	int64_t base;
+	if (!p)
+		return;
+	if (!strcmp(what, "start")) {
+		/* A statedump of a process image seen before: start over. */
+		for (uint32_t i = 0; i < p->nmods; i++)
+			module_clear(&p->mods[i]);
+		p->nmods = 0;
+		sa_sym_proc_reset(p);
+		return;
+	}
+	if (!sa_ev_get(e, "baddr", &base))
+		return;
+	if (!strcmp(what, "bin_info") || !strcmp(what, "dlopen")) {
+		struct sa_sym_module *mod = module_at(p, (uint64_t)base, 1);
+		const char *path = sa_ev_str(e, "path");
+		if (!mod || !path)
+			return;
+		free(mod->path);
+		mod->path = dup_str(path);
+		mod->memsz = (uint64_t)sa_ev_i(e, "memsz");
+	} else if (!strcmp(what, "build_id") && e->narr) {
+		struct sa_sym_module *mod = module_at(p, (uint64_t)base, 1);
+		if (!mod)
+			return;
+		free(mod->build_id);
+		mod->build_id = malloc(e->narr);
+		mod->nbuild_id = mod->build_id ? e->narr : 0;
+		for (unsigned i = 0; i < mod->nbuild_id; i++)
+			mod->build_id[i] = (unsigned char)e->arr[i];
+	} else if (!strcmp(what, "debug_link")) {
+		struct sa_sym_module *mod = module_at(p, (uint64_t)base, 1);
+		if (!mod)
+			return;
+		free(mod->debug_link);
+		mod->debug_link = dup_str(sa_ev_str(e, "filename"));
+	}
+}
+
+static int64_t stack_index(struct sa_symbols *s, uint32_t proc, uint64_t id, int create)
+{
+	int64_t i = sa_map_get(&s->stack_map, proc, id);
+	if (i >= 0 || !create)
+		return i;
+	if (grow((void **)&s->stacks, &s->capstacks, s->nstacks, sizeof(*s->stacks)) ||
+	    sa_map_put(&s->stack_map, proc, id, s->nstacks))
+		return -1;
+	struct sa_sym_stack *st = &s->stacks[s->nstacks];
+	memset(st, 0, sizeof(*st));
+	st->id = id;
+	return s->nstacks++;
+}
+
+static void on_frames(struct sa_symbols *s, const struct sa_event *e)
+{
+	struct sa_sym_proc *p = sa_sym_proc(s, e->trace, e->vpid, 1);
+	int64_t id;
+	if (!p || !sa_ev_get(e, "id", &id) || !e->narr)
+		return;
+	int64_t i = stack_index(s, (uint32_t)(p - s->procs), (uint64_t)id, 1);
+	if (i < 0 || s->stacks[i].frames) /* the first emission wins */
+		return;
+	uint64_t *f = malloc(e->narr * sizeof(*f));
+	if (!f)
+		return;
+	memcpy(f, e->arr, e->narr * sizeof(*f));
+	s->stacks[i].frames = f;
+	s->stacks[i].n = e->narr;
+}
+
+static void on_use(struct sa_symbols *s, const struct sa_event *e)
+{
+	struct sa_sym_proc *p = sa_sym_proc(s, e->trace, e->vpid, 1);
+	int64_t obj, id;
+	if (!p || !sa_ev_get(e, "obj", &obj) || !sa_ev_get(e, "id", &id))
+		return;
+	uint32_t pi = (uint32_t)(p - s->procs);
+	int64_t si = stack_index(s, pi, (uint64_t)id, 1); /* frames may come later */
+	if (si < 0)
+		return;
+	int64_t oi = sa_map_get(&s->obj_map, pi, (uint64_t)obj);
+	if (oi < 0) {
+		if (grow((void **)&s->objs, &s->capobjs, s->nobjs, sizeof(*s->objs)) ||
+		    sa_map_put(&s->obj_map, pi, (uint64_t)obj, s->nobjs))
+			return;
+		oi = s->nobjs++;
+		memset(&s->objs[oi], 0, sizeof(s->objs[oi]));
+	}
+	struct sa_sym_obj *o = &s->objs[oi];
+	for (unsigned k = 0; k < o->n; k++)
+		if (o->stack[k] == (uint32_t)si) {
+			o->uses[k]++;
+			return;
+		}
+	if (o->n < SA_SYM_OBJ_STACKS) {
+		o->stack[o->n] = (uint32_t)si;
+		o->uses[o->n++] = 1;
+	} else {
+		o->more++;
+	}
+}
+
+void sa_symbols_feed(struct sa_model *m, const struct sa_event *e)
+{
+	const char *name = e->name;
+	if (!name)
+		return;
+	int module = !strncmp(name, "lttng_ust_statedump:", 20);
+	int dl = !strncmp(name, "lttng_ust_dl:", 13);
+	int stack = !strncmp(name, "synctrace_stack:", 16);
+	if (!module && !dl && !stack)
+		return;
+	struct sa_symbols *s = symbols_of(m);
+	if (!s) {
+		m->oom = 1;
+		return;
+	}
+	if (module)
+		on_module_event(s, e, name + 20);
+	else if (dl)
+		on_module_event(s, e, name + 13);
+	else if (!strcmp(name + 16, "frames"))
+		on_frames(s, e);
+	else if (!strcmp(name + 16, "use"))
+		on_use(s, e);
+}
+
+void sa_symbols_free(struct sa_symbols *s)
+{
+	if (!s)
+		return;
+	for (uint32_t i = 0; i < s->nprocs; i++) {
+		struct sa_sym_proc *p = &s->procs[i];
+		sa_sym_proc_reset(p);
+		for (uint32_t k = 0; k < p->nmods; k++)
+			module_clear(&p->mods[k]);
+		free(p->mods);
+	}
+	for (uint32_t i = 0; i < s->nstacks; i++)
+		free(s->stacks[i].frames);
+	free(s->procs);
+	free(s->stacks);
+	free(s->objs);
+	sa_map_free(&s->proc_map);
+	sa_map_free(&s->stack_map);
+	sa_map_free(&s->obj_map);
+	free(s);
+}
+
+int sa_symbols_object_stack(const struct sa_model *m, const struct sa_object *ob,
+			    unsigned k, const uint64_t **frames, uint64_t *uses)
+{
+	struct sa_symbols *s = m->symbols;
+	if (!s || ob->proc >= m->nprocs)
+		return -1;
+	const struct sa_proc *mp = &m->procs[ob->proc];
+	struct sa_sym_proc *p = sa_sym_proc(s, mp->trace, mp->vpid, 0);
+	if (!p)
+		return -1;
+	int64_t oi = sa_map_get(&s->obj_map, (uint64_t)(p - s->procs), ob->addr);
+	if (oi < 0 || k >= s->objs[oi].n)
+		return -1;
+	const struct sa_sym_stack *st = &s->stacks[s->objs[oi].stack[k]];
+	*frames = st->frames;
+	*uses = s->objs[oi].uses[k];
+	return (int)st->n;
+}

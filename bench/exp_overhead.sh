@@ -1,0 +1,49 @@
+# shellcheck shell=bash disable=SC2154
+# Sourced by run.sh (its out, tmp, reps, scale and helpers are in scope).
+# (e) Tracing overhead: each workload with synctrace preloaded (no session),
+# traced at contention and full level, and glibc under lttng-ust's own
+# pthread wrapper (mutex lock/unlock events only); events written per second.
+exp_overhead() {
+	local d
+	d=$(dur 0.5)
+	say ""
+	say "== (e) tracing overhead, ${d} s per run =="
+	# label|figure key (higher is better)|program args
+	local spec=(
+		"mutex 1 thread|pairs_per_s|bench_mutex 1 0 $d"
+		"mutex 4 threads, 200ns held|pairs_per_s|bench_mutex 4 200 $d"
+		"cond ping-pong|handoffs_per_s|bench_cond_pingpong 2 $d"
+		"cond 1 signaler, 4 waiters|signals_per_s|bench_cond_fanout 4 $d"
+		"two-queue A, 2x300k|msgs_per_s|bench_cond_twoqueue cond 300000"
+		"cond timed-wait race|ops_per_s|bench_cond_timedrace 4 2 $d"
+		"sem ping-pong|ops_per_s|bench_sem_pingpong $d"
+		"rwlock 95% reads, 4 thr|ops_per_s|bench_rwlock_readmostly 4 $d"
+		"barrier, 2 threads|rounds_per_s|bench_barrier_roundtrip 2 $d"
+		"LIFO malloc/free, 4 thr|ops_per_s|bench_lifo 4 $d"
+	)
+	local w=() s
+	for s in "${spec[@]}"; do w+=("${s%%|*}|${s#*|*|}"); done
+	# traced runs pay lttng-ust's start-up (about a second each): fewer repeats
+	local reps_all=$reps
+	reps=${ST_OVERHEAD_REPEATS:-$(( reps < 3 ? reps : 3 ))}
+	COUNT_EVENTS=1 COUNT_SECONDS=$d measure overhead "glibc preload contention full wrapper" "${w[@]}"
+	# one figure: the workload's own throughput key (two-queue: messages/s)
+	printf '%s\n' "${spec[@]}" | awk -F'|' '{print $1 "\t" $2}' >"$tmp/keys"
+	awk -F'\t' -v OFS='\t' 'FNR == NR {k[$1] = $2; next}
+		{key = k[$1]; v = ""
+		 if (key == "msgs_per_s") {s = " " $6 " "; m = s; sub(/.* seconds=/, "", s); sub(/ .*/, "", s); sub(/.* messages=/, "", m); sub(/ .*/, "", m); if (s > 0) v = m / s}
+		 else if (match(" " $6 " ", " " key "=[0-9.e+]+")) v = substr(" " $6 " ", RSTART + length(key) + 2, RLENGTH - length(key) - 2)
+		 $6 = $6 " fig=" v; print}' "$tmp/keys" "$out/raw/overhead.tsv" >"$tmp/oh.tsv" && mv "$tmp/oh.tsv" "$out/raw/overhead.tsv"
+	table overhead fig "" "throughput (each workload's own figure, per second)"
+	cp "$tmp/sum" "$tmp/oh.sum"
+
+	say ""
+	say "  events written (the first repeat's trace of each traced mode, counted; discarded: events the ring buffer dropped)"
+	printf '  %-30s %-11s %12s %10s %12s %10s\n' workload mode events seconds events/s discarded
+	awk -F'\t' '{printf "  %-30s %-11s %12s %10s %12s %10s\n", $1, $2, $3, $4, $5, $6}' "$tmp/overhead.events"
+	awk -F'\t' '{printf "{\"workload\": \"%s\", \"mode\": \"%s\", \"events\": %s, \"seconds\": %s, \"events_per_s\": %s, \"discarded\": %s}\n", $1, $2, ($3 == "nan" ? "null" : $3), $4, ($3 == "nan" ? "null" : $5), $6}' "$tmp/overhead.events" >>"$tmp/overhead.extra"
+	say "  (events/s: events in the trace over the workload's own run time)"
+	awk -F'\t' '$2 != "glibc" {print $1 "\t" $2 "\t" $7 "\t" $8 "\t" $9}' "$tmp/oh.sum" |
+		REFLINE=1 chart overhead bar "Tracing overhead: throughput relative to glibc (paired median, min-max; 1 = glibc)" "" "ratio to glibc"
+	reps=$reps_all
+}

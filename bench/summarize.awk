@@ -1,0 +1,39 @@
+# Medians of one figure per (workload, mode), and paired ratios to glibc.
+# input (bench/run.sh raw rows): label, mode, repeat, wall s, discarded, output
+# vars: key (a key=value of the output, or "wall"), inv (non-empty: lower is
+# better, the ratio is glibc's value over the mode's)
+# output: label, mode, n, median, min, max, ratio median, min, max
+function med(a, n,   i, j, t) {
+	for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+BEGIN { FS = "\t" }
+{
+	if (key == "wall") v = $4
+	else if (match(" " $6 " ", " " key "=[-0-9.e+]+ ")) v = substr(" " $6 " ", RSTART + length(key) + 2, RLENGTH - length(key) - 3)
+	else next
+	if (!($1 in li)) { li[$1] = ++nl; lname[nl] = $1 }
+	if (!(($1, $2) in seen)) { seen[$1, $2] = 1; nm[$1]++; mname[$1, nm[$1]] = $2 }
+	val[$1, $2, $3] = v + 0
+	rep[$1, $2, ++cnt[$1, $2]] = $3
+}
+END {
+	for (i = 1; i <= nl; i++) {
+		l = lname[i]
+		for (j = 1; j <= nm[l]; j++) {
+			m = mname[l, j]; n = cnt[l, m]; r = 0
+			delete a; delete b
+			for (k = 1; k <= n; k++) {
+				a[k] = val[l, m, rep[l, m, k]]
+				if ((l, "glibc", rep[l, m, k]) in val && a[k] > 0) {
+					g = val[l, "glibc", rep[l, m, k]]
+					b[++r] = inv ? g / a[k] : a[k] / g
+				}
+			}
+			md = med(a, n); mn = a[1]; mx = a[n]
+			printf "%s\t%s\t%d\t%.6g\t%.6g\t%.6g", l, m, n, md, mn, mx
+			if (r && m != "glibc") { rm = med(b, r); printf "\t%.3f\t%.3f\t%.3f", rm, b[1], b[r] }
+			printf "\n"
+		}
+	}
+}

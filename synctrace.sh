@@ -83,13 +83,31 @@ build_reliability() {
 	cmake --build "$BUILD-tsan" -j"$JOBS" >/dev/null
 }
 
+# One ctest run; its counts are added to ST_PASSED / ST_FAILED.
+ctest_counted() {
+	local log
+	log=$(mktemp)
+	ctest --output-on-failure -j"$JOBS" --timeout 300 "$@" 2>&1 | tee "$log"
+	local rc=${PIPESTATUS[0]} total failed
+	total=$(sed -n 's/.*tests passed, \([0-9]*\) tests failed out of \([0-9]*\).*/\2/p' "$log" | tail -1)
+	failed=$(sed -n 's/.*tests passed, \([0-9]*\) tests failed out of \([0-9]*\).*/\1/p' "$log" | tail -1)
+	rm -f "$log"
+	ST_PASSED=$((ST_PASSED + ${total:-0} - ${failed:-0}))
+	ST_FAILED=$((ST_FAILED + ${failed:-0}))
+	[ -n "$total" ] || ST_FAILED=$((ST_FAILED + 1)) # ctest itself failed
+	return "$rc"
+}
+
 run_tests() {
 	local rc=0
-	ctest --test-dir "$BUILD" --output-on-failure -j"$JOBS" --timeout 300 "$@" || rc=1
+	ST_PASSED=0 ST_FAILED=0
+	ctest_counted --test-dir "$BUILD" "$@" || rc=1
 	if [ $# -eq 0 ]; then
-		ctest --test-dir "$BUILD-faults" --output-on-failure -j"$JOBS" --timeout 300 -L faults || rc=1
-		ctest --test-dir "$BUILD-tsan" --output-on-failure -j"$JOBS" --timeout 300 -L tsan || rc=1
+		ctest_counted --test-dir "$BUILD-faults" -L faults || rc=1
+		ctest_counted --test-dir "$BUILD-tsan" -L tsan || rc=1
 	fi
+	echo
+	echo "tests: $ST_PASSED passed, $ST_FAILED failed"
 	return $rc
 }
 

@@ -5,7 +5,7 @@
 #                                         built-in demo) and report it
 #   ./synctrace.sh test                   install, build, run every test
 #   ./synctrace.sh build                  install what is missing and build
-#   ./synctrace.sh bench [REPEATS]        paired benchmarks against glibc
+#   ./synctrace.sh bench [NAMES] [-r N]   the seed experiments, paired with glibc
 #
 # Missing Debian packages (deps/debian-packages.txt, the one list) are
 # installed with apt-get when run as root; otherwise the apt-get line to run

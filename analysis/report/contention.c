@@ -63,7 +63,6 @@ static const struct sa_col thread_cols[] = {
 	{ "futex_slept_ns", "slept", SA_COL_U64 },
 };
 
-#define N(a) (sizeof(a) / sizeof((a)[0]))
 
 /* One lock's numbers, whatever its family. */
 struct row {
@@ -197,7 +196,7 @@ void sa_contention_build(const struct sa_model *m, const struct sa_report_opts *
 			 struct sa_report *r)
 {
 	struct sa_table *t = sa_report_table(r, "contention.locks", "Contention per lock",
-					     lock_cols, N(lock_cols) - !m->symbols);
+					     lock_cols, SA_N(lock_cols) - !m->symbols);
 	struct row *rows = malloc((m->nobjs + 1) * sizeof(*rows));
 	uint32_t n = 0;
 	if (!t || !rows) {
@@ -277,7 +276,7 @@ void sa_contention_build(const struct sa_model *m, const struct sa_report_opts *
 	free(rows);
 
 	t = sa_report_table(r, "contention.threads", "Waiting per thread", thread_cols,
-			    N(thread_cols));
+			    SA_N(thread_cols));
 	struct trow *tr = malloc((m->nthreads + 1) * sizeof(*tr));
 	if (!t || !tr) {
 		free(tr);

@@ -35,27 +35,12 @@ static const struct sa_col cols[] = {
 	{ "verdict", "verdict", SA_COL_STR },
 };
 
-#define N(a) (sizeof(a) / sizeof((a)[0]))
-
-struct row {
-	uint32_t i;
-	uint64_t k;
-};
-
-static int by_cost(const void *a, const void *b)
-{
-	const struct row *x = a, *y = b;
-	if (x->k != y->k)
-		return x->k < y->k ? 1 : -1;
-	return x->i < y->i ? -1 : x->i > y->i;
-}
-
 void sa_races_build(const struct sa_model *m, const struct sa_report_opts *o,
 		    struct sa_report *r)
 {
 	struct sa_table *t = sa_report_table(r, "races.condvars", "Races per condvar", cols,
-					     N(cols));
-	struct row *rows = malloc((m->nobjs + 1) * sizeof(*rows));
+					     SA_N(cols));
+	struct sa_rank *rows = malloc((m->nobjs + 1) * sizeof(*rows));
 	if (!t || !rows) {
 		free(rows);
 		return;
@@ -65,10 +50,10 @@ void sa_races_build(const struct sa_model *m, const struct sa_report_opts *o,
 		const struct sa_object *ob = &m->objs[i];
 		const struct sa_cond *c = ob->ext;
 		if (ob->type == SA_OBJ_COND && c)
-			rows[n++] = (struct row){ i, c->ref_wait_ns * 4096 + c->met_leaving +
+			rows[n++] = (struct sa_rank){ i, c->ref_wait_ns * 4096 + c->met_leaving +
 							      c->waits };
 	}
-	qsort(rows, n, sizeof(*rows), by_cost);
+	qsort(rows, n, sizeof(*rows), sa_rank_desc);
 	for (uint32_t i = 0; i < n && (!o->top || i < o->top); i++) {
 		const struct sa_object *ob = &m->objs[rows[i].i];
 		const struct sa_cond *c = ob->ext;

@@ -48,6 +48,16 @@ struct sa_table {
 	unsigned nnotes;
 };
 
+/* Sorting rows: an object's index and its key, largest key first (ties by
+ * index, so the order is stable). */
+struct sa_rank {
+	uint32_t i;
+	uint64_t k;
+};
+int sa_rank_desc(const void *a, const void *b);
+
+#define SA_N(a) (sizeof(a) / sizeof((a)[0]))
+
 void sa_table_init(struct sa_table *t, const char *name, const char *title,
 		   const struct sa_col *cols, unsigned ncols);
 /* A new row of null cells; returns the row's cells, NULL on out of memory. */

@@ -26,21 +26,6 @@ static const struct sa_col cols[] = {
 	{ "iterations_log2_hist", "iterations log2 histogram", SA_COL_HIST },
 };
 
-#define N(a) (sizeof(a) / sizeof((a)[0]))
-
-struct row {
-	uint32_t i;
-	uint64_t k;
-};
-
-static int by_loops(const void *a, const void *b)
-{
-	const struct row *x = a, *y = b;
-	if (x->k != y->k)
-		return x->k < y->k ? 1 : -1;
-	return x->i < y->i ? -1 : x->i > y->i;
-}
-
 static const char *mode_name(int mode)
 {
 	return mode == 0 ? "none" : mode == 1 ? "bail" : mode == 2 ? "full" : "?";
@@ -50,8 +35,8 @@ void sa_spin_build(const struct sa_model *m, const struct sa_report_opts *o,
 		   struct sa_report *r)
 {
 	struct sa_table *t = sa_report_table(r, "spin.objects", "Spinning per object", cols,
-					     N(cols));
-	struct row *rows = malloc((m->nobjs + 1) * sizeof(*rows));
+					     SA_N(cols));
+	struct sa_rank *rows = malloc((m->nobjs + 1) * sizeof(*rows));
 	if (!t || !rows) {
 		free(rows);
 		return;
@@ -62,7 +47,7 @@ void sa_spin_build(const struct sa_model *m, const struct sa_report_opts *o,
 		const struct sa_object *ob = &m->objs[i];
 		if (!ob->sp_loops)
 			continue;
-		rows[n++] = (struct row){ i, ob->sp_loops };
+		rows[n++] = (struct sa_rank){ i, ob->sp_loops };
 		loops += ob->sp_loops;
 		ok += ob->sp_acquired;
 		sat += ob->sp_saw_waiters;
@@ -70,7 +55,7 @@ void sa_spin_build(const struct sa_model *m, const struct sa_report_opts *o,
 		spin_ns += ob->sp_ns;
 		sleep_ns += ob->fx_slept_ns;
 	}
-	qsort(rows, n, sizeof(*rows), by_loops);
+	qsort(rows, n, sizeof(*rows), sa_rank_desc);
 	for (uint32_t i = 0; i < n && (!o->top || i < o->top); i++) {
 		const struct sa_object *ob = &m->objs[rows[i].i];
 		struct sa_cell *c = sa_table_row(t);

@@ -296,3 +296,11 @@ void sa_table_json(const struct sa_table *t, FILE *out)
 	}
 	fputs("]}", out);
 }
+
+int sa_rank_desc(const void *a, const void *b)
+{
+	const struct sa_rank *x = a, *y = b;
+	if (x->k != y->k)
+		return x->k < y->k ? 1 : -1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}

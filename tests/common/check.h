@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define CHECK(cond)                                                           \
 	do {                                                                  \
@@ -62,6 +63,17 @@ static inline void st_check_interposed(const char *symbol)
 			symbol, info.dli_fname);
 		exit(1);
 	}
+}
+
+/* An absolute time ms milliseconds from now on clock clk. */
+static inline struct timespec st_in_ms(clockid_t clk, long ms)
+{
+	struct timespec t;
+	clock_gettime(clk, &t);
+	t.tv_nsec += ms * 1000000L;
+	t.tv_sec += t.tv_nsec / 1000000000L;
+	t.tv_nsec %= 1000000000L;
+	return t;
 }
 
 /* Is thread `tid` of this process asleep in a futex wait? (Tests that need

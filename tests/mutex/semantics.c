@@ -35,16 +35,6 @@ static void with_other_owner(pthread_mutex_t *m, void (*fn)(pthread_mutex_t *))
 	CHECK_EQ(pthread_join(t, 0), 0);
 }
 
-static struct timespec in_ms(clockid_t clk, long ms)
-{
-	struct timespec ts;
-	clock_gettime(clk, &ts);
-	ts.tv_nsec += ms * 1000000L;
-	ts.tv_sec += ts.tv_nsec / 1000000000L;
-	ts.tv_nsec %= 1000000000L;
-	return ts;
-}
-
 static void busy_checks(pthread_mutex_t *m)
 {
 	struct timespec bad = { 0, 1000000000L }, neg = { 0, -1 }, past = { -1, 0 };
@@ -53,11 +43,11 @@ static void busy_checks(pthread_mutex_t *m)
 	CHECK_EQ(pthread_mutex_timedlock(m, &bad), EINVAL);
 	CHECK_EQ(pthread_mutex_timedlock(m, &neg), EINVAL);
 	CHECK_EQ(pthread_mutex_timedlock(m, &past), ETIMEDOUT);
-	struct timespec soon = in_ms(CLOCK_REALTIME, 20);
+	struct timespec soon = st_in_ms(CLOCK_REALTIME, 20);
 	CHECK_EQ(pthread_mutex_timedlock(m, &soon), ETIMEDOUT);
-	soon = in_ms(CLOCK_MONOTONIC, 20);
+	soon = st_in_ms(CLOCK_MONOTONIC, 20);
 	CHECK_EQ(pthread_mutex_clocklock(m, CLOCK_MONOTONIC, &soon), ETIMEDOUT);
-	soon = in_ms(CLOCK_REALTIME, 20);
+	soon = st_in_ms(CLOCK_REALTIME, 20);
 	CHECK_EQ(pthread_mutex_clocklock(m, CLOCK_REALTIME, &soon), ETIMEDOUT);
 	CHECK_EQ(pthread_mutex_clocklock(m, CLOCK_PROCESS_CPUTIME_ID, &soon), EINVAL);
 	/* Unlocking a mutex another thread holds. */
@@ -103,7 +93,7 @@ static void errorcheck_type(pthread_mutex_t *m)
 	CHECK_EQ(pthread_mutex_lock(m), 0);
 	CHECK_EQ(pthread_mutex_lock(m), EDEADLK);
 	CHECK_EQ(pthread_mutex_trylock(m), EBUSY);
-	struct timespec soon = in_ms(CLOCK_REALTIME, 10);
+	struct timespec soon = st_in_ms(CLOCK_REALTIME, 10);
 	CHECK_EQ(pthread_mutex_timedlock(m, &soon), EDEADLK);
 	CHECK_EQ(pthread_mutex_unlock(m), 0);
 	CHECK_EQ(pthread_mutex_unlock(m), EPERM);
@@ -116,7 +106,7 @@ static void recursive_type(pthread_mutex_t *m)
 	for (int i = 0; i < 5; i++)
 		CHECK_EQ(pthread_mutex_lock(m), 0);
 	CHECK_EQ(pthread_mutex_trylock(m), 0);
-	struct timespec soon = in_ms(CLOCK_REALTIME, 10);
+	struct timespec soon = st_in_ms(CLOCK_REALTIME, 10);
 	CHECK_EQ(pthread_mutex_timedlock(m, &soon), 0);
 	for (int i = 0; i < 7; i++)
 		CHECK_EQ(pthread_mutex_unlock(m), 0);

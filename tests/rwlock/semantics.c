@@ -8,16 +8,6 @@
 
 #include "check.h"
 
-static struct timespec in_ms(clockid_t clk, long ms)
-{
-	struct timespec t;
-	clock_gettime(clk, &t);
-	t.tv_nsec += ms * 1000000L;
-	t.tv_sec += t.tv_nsec / 1000000000L;
-	t.tv_nsec %= 1000000000L;
-	return t;
-}
-
 static pthread_rwlock_t zeros = PTHREAD_RWLOCK_INITIALIZER;
 static pthread_rwlock_t wpref = PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP;
 
@@ -54,7 +44,7 @@ static void write_held_excludes_everyone(void)
 	CHECK_EQ(pthread_rwlock_rdlock(&rw), EDEADLK);
 	CHECK_EQ(pthread_rwlock_trywrlock(&rw), EBUSY);
 	CHECK_EQ(pthread_rwlock_tryrdlock(&rw), EBUSY);
-	struct timespec t1 = in_ms(CLOCK_REALTIME, 10);
+	struct timespec t1 = st_in_ms(CLOCK_REALTIME, 10);
 	CHECK_EQ(pthread_rwlock_timedwrlock(&rw, &t1), EDEADLK);
 	CHECK_EQ(pthread_create(&t, 0, try_from_other, &rw), 0);
 	CHECK_EQ(pthread_join(t, &r), 0);
@@ -70,13 +60,13 @@ static pthread_rwlock_t held;
 static void *timed_from_other(void *p)
 {
 	long write = (long)p, r;
-	struct timespec t = in_ms(CLOCK_REALTIME, 30);
+	struct timespec t = st_in_ms(CLOCK_REALTIME, 30);
 	if (write)
 		r = pthread_rwlock_timedwrlock(&held, &t);
 	else
 		r = pthread_rwlock_timedrdlock(&held, &t);
 	if (r == ETIMEDOUT) {
-		t = in_ms(CLOCK_MONOTONIC, 30);
+		t = st_in_ms(CLOCK_MONOTONIC, 30);
 		r = write ? pthread_rwlock_clockwrlock(&held, CLOCK_MONOTONIC, &t)
 			  : pthread_rwlock_clockrdlock(&held, CLOCK_MONOTONIC, &t);
 	}
@@ -105,7 +95,7 @@ static void timed_locks_check_the_time_first(void)
 {
 	pthread_rwlock_t rw;
 	CHECK_EQ(pthread_rwlock_init(&rw, 0), 0);
-	struct timespec bad = { 0, 1000000000L }, ok = in_ms(CLOCK_REALTIME, 10);
+	struct timespec bad = { 0, 1000000000L }, ok = st_in_ms(CLOCK_REALTIME, 10);
 	CHECK_EQ(pthread_rwlock_timedrdlock(&rw, &bad), EINVAL);
 	CHECK_EQ(pthread_rwlock_timedwrlock(&rw, &bad), EINVAL);
 	bad.tv_nsec = -1;

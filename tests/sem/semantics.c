@@ -12,16 +12,6 @@
 
 #include "check.h"
 
-static struct timespec in_ms(clockid_t clk, long ms)
-{
-	struct timespec t;
-	clock_gettime(clk, &t);
-	t.tv_nsec += ms * 1000000L;
-	t.tv_sec += t.tv_nsec / 1000000000L;
-	t.tv_nsec %= 1000000000L;
-	return t;
-}
-
 static void init_rejects_value_above_max(void)
 {
 	sem_t s;
@@ -77,7 +67,7 @@ static void timedwait_rejects_bad_nsec_even_with_a_token(void)
 	errno = 0;
 	CHECK_EQ(sem_clockwait(&s, CLOCK_MONOTONIC, &bad), -1);
 	CHECK_EQ(errno, EINVAL);
-	struct timespec ok = in_ms(CLOCK_MONOTONIC, 10);
+	struct timespec ok = st_in_ms(CLOCK_MONOTONIC, 10);
 	errno = 0;
 	CHECK_EQ(sem_clockwait(&s, CLOCK_PROCESS_CPUTIME_ID, &ok), -1);
 	CHECK_EQ(errno, EINVAL);
@@ -89,11 +79,11 @@ static void timedwait_times_out(void)
 {
 	sem_t s;
 	CHECK_EQ(sem_init(&s, 0, 0), 0);
-	struct timespec t = in_ms(CLOCK_REALTIME, 20);
+	struct timespec t = st_in_ms(CLOCK_REALTIME, 20);
 	errno = 0;
 	CHECK_EQ(sem_timedwait(&s, &t), -1);
 	CHECK_EQ(errno, ETIMEDOUT);
-	t = in_ms(CLOCK_MONOTONIC, 20);
+	t = st_in_ms(CLOCK_MONOTONIC, 20);
 	errno = 0;
 	CHECK_EQ(sem_clockwait(&s, CLOCK_MONOTONIC, &t), -1);
 	CHECK_EQ(errno, ETIMEDOUT);

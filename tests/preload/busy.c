@@ -2,6 +2,7 @@
  * a workload long enough for a late tracer registration to catch. */
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "check.h"
@@ -36,5 +37,16 @@ int main(int argc, char **argv)
 	for (int i = 0; i < 4; i++)
 		CHECK_EQ(pthread_join(t[i], 0), 0);
 	printf("busy: %ld acquisitions\n", counter);
+	/* Which tracing libraries are mapped (for tests/preload/trace_env.sh). */
+	FILE *maps = fopen("/proc/self/maps", "r");
+	char line[4096];
+	int tp = 0, ust = 0;
+	while (maps && fgets(line, sizeof(line), maps)) {
+		tp |= strstr(line, "libsynctrace-tp.so") != NULL;
+		ust |= strstr(line, "liblttng-ust.so") != NULL;
+	}
+	if (maps)
+		fclose(maps);
+	printf("busy: probes %s, lttng-ust %s\n", tp ? "mapped" : "absent", ust ? "mapped" : "absent");
 	return 0;
 }

@@ -201,6 +201,9 @@ static void on_mutex(struct sa_checks *c, struct sa_model *m, const struct sa_ev
 			h.acq_caller = t->held[found].caller;
 			t->held[found] = t->held[--t->nheld];
 		}
+		int64_t how = -1;
+		if (sa_ev_get(e, "acq_how", &how))
+			h.trylock = how == 3;
 		if (sa_ev_get(e, "hold_ns", &hold) && hold > 0)
 			h.acq = e->ts - hold;
 		else if (found < 0)

@@ -8,8 +8,8 @@
  * [ax, rx] of X is compared with each kept hold [ay, ry] of Y (ry <= rx):
  *   ax < ay < rx   Y was acquired while X was held   → X→Y
  *   ay < ax < ry   X was acquired while Y was held   → Y→X
- * A successful trylock emits nothing of its own (its hold shows only in
- * `released`), so its edges cannot be told apart and are counted too. */
+ * Edges into a hold that began with a trylock (released.acq_how = 3) do not
+ * count: a trylock cannot block, so it cannot close a deadlock cycle. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdarg.h>
@@ -65,10 +65,14 @@ void sa_lockorder_release(struct sa_checks *c, const struct sa_model *m, uint32_
 			slot = (int)i;
 			continue;
 		}
-		if (h->acq < y->acq && y->acq < h->rel)
-			add_edge(c, pi, tid, h, y);
-		else if (y->acq < h->acq && h->acq < y->rel)
-			add_edge(c, pi, tid, y, h);
+		/* A trylock cannot deadlock: edges into a trylock don't count. */
+		if (h->acq < y->acq && y->acq < h->rel) {
+			if (!y->trylock)
+				add_edge(c, pi, tid, h, y);
+		} else if (y->acq < h->acq && h->acq < y->rel) {
+			if (!h->trylock)
+				add_edge(c, pi, tid, y, h);
+		}
 	}
 	if (slot < 0) {
 		if (t->nring < SA_CHK_RING) {

@@ -68,6 +68,7 @@ struct sa_hold {
 	int64_t acq, rel;       /* ns */
 	uint64_t acq_caller;    /* 0: not known (uncontended: no event at acquisition) */
 	uint64_t rel_caller;
+	int trylock;            /* the hold began with a trylock (released.acq_how 3) */
 };
 
 struct sa_chk_thread {

@@ -108,9 +108,9 @@ void sa_checks_build(const struct sa_model *m, const struct sa_report_opts *o,
 	else
 		sa_table_note(t, "all processes recorded at the full level: exit_holding and "
 				 "lock_order checked");
-	sa_table_note(t, "lock_order counts trylock acquisitions too (a successful trylock "
-			 "emits no event of its own); SYNCTRACE_SEM_MAX is not checked (the "
-			 "trace does not carry it)");
+	sa_table_note(t, "lock_order ignores edges into trylock acquisitions (traces "
+			 "without released.acq_how count them too); SYNCTRACE_SEM_MAX is not "
+			 "checked (the trace does not carry it)");
 	if (c->dropped)
 		sa_table_note(t, "%llu more findings not listed (limit %d)",
 			      (unsigned long long)c->dropped, SA_CHK_MAX_FINDINGS);

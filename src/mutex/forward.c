@@ -78,7 +78,7 @@ int st_mutex_forward_unlock(pthread_mutex_t *m, const void *caller)
 	int r = ((mutex_fn)REAL(pthread_mutex_unlock))(m);
 	st_set_caller(caller);
 	/* m may be gone: only its address goes into the event. */
-	st_mutex_ev_released(m, caller, -1, r == 0 ? -1 : -r, (uint64_t)0, (uint64_t)0);
+	st_mutex_ev_released(m, caller, -1, r == 0 ? -1 : -r, (uint64_t)0, (uint64_t)0, -1);
 	return r;
 }
 

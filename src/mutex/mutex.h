@@ -13,6 +13,8 @@
  *   20   acq_ns_hi     __spins...     (high half), written by the holder only
  *   24   acquisitions  __list.__prev  counter, written only by the holder
  *   32   contended     __list.__next  counter of slow-path acquisitions, holder only
+ *   36   acq_how                      full level: how the holder took it (0 lock,
+ *                                     3 trylock), for `released`; holder only
  * Robust, PI and PP mutexes are glibc's own objects (forward.c): glibc keeps
  * the robust list the kernel walks; we only trace around its calls.
  *
@@ -80,7 +82,7 @@ struct st_mutex {
 	uint32_t acq_ns_hi;
 	uint64_t acquisitions;
 	uint32_t contended;
-	uint32_t spare3;
+	uint32_t acq_how;
 };
 
 #define ST_MUTEX_SLEEPERS ((int)0x80000000u)
@@ -147,14 +149,20 @@ int st_mutex_cond_handoff(pthread_mutex_t *m);
 int st_mutex_cond_relock(pthread_mutex_t *m, int counted, const void *caller,
 			 int *contended);
 
-/* Full level: note when the holder took the mutex (holder only). */
-static inline void st_mutex_stamp(struct st_mutex *m)
+/* Full level: note when and how the holder took the mutex (holder only). */
+static inline void st_mutex_stamp_how(struct st_mutex *m, uint32_t how)
 {
 	if (st_tracing_full()) {
 		unsigned long long t = st_now_ns();
 		m->acq_ns_lo = (uint32_t)t;
 		m->acq_ns_hi = (uint32_t)(t >> 32);
+		m->acq_how = how;
 	}
+}
+
+static inline void st_mutex_stamp(struct st_mutex *m)
+{
+	st_mutex_stamp_how(m, ST_HOW_FAST);
 }
 
 /* Nanoseconds since st_mutex_stamp, 0 if not stamped (holder only). */
@@ -169,7 +177,7 @@ static inline int st_mutex_trylock(struct st_mutex *m, const void *caller)
 {
 	if (st_likely(m->kind == 0) && st_cas_acquire(&m->lock, 0, st_tid())) {
 		m->acquisitions++;
-		st_mutex_stamp(m);
+		st_mutex_stamp_how(m, ST_HOW_TRYLOCK);
 		return 0;
 	}
 	return st_mutex_trylock_slow(m, caller);

@@ -27,7 +27,7 @@ int st_mutex_trylock_slow(struct st_mutex *m, const void *caller)
 		}
 	} else if (st_cas_acquire(&m->lock, 0, self)) {
 		m->acquisitions++;
-		st_mutex_stamp(m);
+		st_mutex_stamp_how(m, ST_HOW_TRYLOCK);
 		return 0;
 	}
 	st_mutex_ev_trylock_failed(m, caller, ret, owner);

@@ -8,17 +8,12 @@
 #include "mutex/mutex.h"
 #include "wait/wait.h"
 
-static int ours(int kind)
-{
-	return !(kind & ~(ST_MUTEX_TYPE_MASK | ST_MUTEX_PSHARED | ST_MUTEX_ELISION));
-}
-
 int st_mutex_cond_check(pthread_mutex_t *pm)
 {
 	struct st_mutex *m = st_mutex(pm);
 	int kind = m->kind, self = st_tid();
 
-	if (ours(kind)) {
+	if (st_mutex_ours(kind)) {
 		int type = kind & ST_MUTEX_TYPE_MASK;
 		if (type != PTHREAD_MUTEX_ERRORCHECK && type != PTHREAD_MUTEX_RECURSIVE)
 			return 0; /* glibc does not check normal mutexes either */
@@ -37,7 +32,7 @@ int st_mutex_cond_check(pthread_mutex_t *pm)
 int st_mutex_cond_requeueable(pthread_mutex_t *pm)
 {
 	int kind = st_mutex(pm)->kind;
-	return ours(kind) && !(kind & ST_MUTEX_PSHARED);
+	return st_mutex_ours(kind) && !(kind & ST_MUTEX_PSHARED);
 }
 
 int st_mutex_cond_held(pthread_mutex_t *pm)
@@ -112,7 +107,7 @@ int st_mutex_cond_relock(pthread_mutex_t *pm, int counted, const void *caller,
 		*contended = sleeps > 0;
 		return 0;
 	}
-	if (ours(kind) && st_cas_acquire(&m->lock, 0, st_tid())) {
+	if (st_mutex_ours(kind) && st_cas_acquire(&m->lock, 0, st_tid())) {
 		++m->acquisitions;
 		st_mutex_stamp(m);
 		*contended = 0;

@@ -94,6 +94,12 @@ struct st_mutex {
 #define ST_MUTEX_ELISION (256 | 512)       /* glibc tunables; ignored */
 #define ST_MUTEX_DESTROYED (-1)
 
+/* One of ours (not glibc's robust/PI/PP, not destroyed, not garbage). */
+static inline int st_mutex_ours(int kind)
+{
+	return !(kind & ~(ST_MUTEX_TYPE_MASK | ST_MUTEX_PSHARED | ST_MUTEX_ELISION));
+}
+
 /* `how` of the acquired event. */
 enum st_mutex_how {
 	ST_HOW_FAST = 0,      /* uncontended CAS (not emitted: see `released`) */

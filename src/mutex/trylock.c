@@ -10,7 +10,7 @@ int st_mutex_trylock_slow(struct st_mutex *m, const void *caller)
 	if (st_unlikely(kind & ST_MUTEX_FORWARDED) && kind != ST_MUTEX_DESTROYED)
 		return st_mutex_forward_trylock((pthread_mutex_t *)m, caller);
 	st_set_caller(caller);
-	if (st_unlikely(kind & ~(ST_MUTEX_TYPE_MASK | ST_MUTEX_PSHARED | ST_MUTEX_ELISION))) {
+	if (st_unlikely(!st_mutex_ours(kind))) {
 		st_mutex_ev_misuse(m, caller, ST_MISUSE_USE_DESTROYED, 0);
 		return EINVAL;
 	}

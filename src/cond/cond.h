@@ -10,6 +10,8 @@
  *   20   attr     clock id (bits 0-7) | ST_COND_PSHARED; set by init only
  *   24   seq      shared: sequence counter, the futex word of waiters
  *   28   waiters  shared: waiters counted in (| ST_COND_DESTROYING)
+ *        refs     private (same word): signaled waiters that may still
+ *                 pass their signal on (| ST_COND_DESTROYING), below
  *   32   mutex    private: the mutex the queued waiters use (misuse check)
  *   40   waits    private: waiters ever enqueued (under lock)
  *   44   signals  private: waiters ever signaled (under lock)
@@ -27,6 +29,8 @@
  *            the signaler's reference count, decremented when unlinked
  *   counted  written by whoever releases the barrier, before the release:
  *            1 if it counted us in the mutex's waiters and requeued us
+ *   ref      written the same way: 1 if the releaser counted us in the
+ *            condvar's `refs` (we may pass the signal on; we drop it)
  *   mutex    the waiter's mutex (set before linking; read by the signaler)
  *
  * NODE STATES
@@ -54,9 +58,14 @@
  *  barrier   2 → 0     signaler  CAS (waiter running: no      signal
  *                                system call), for the        (first_how 2)
  *                                batch's first (oldest)
- *  barrier   3 → 0     signaler  store-release, then requeue  signal
- *                                onto the mutex (signaler     (first_how 1/0)
- *                                holds it) or wake
+ *  barrier   3 → 0     signaler  signal(1): refs++, ref = 1,  signal
+ *                                store-release, wake.         (first_how 0)
+ *                                broadcast: store-release,    (first_how 1/0)
+ *                                then requeue onto the mutex
+ *                                (signaler holds it) or wake
+ *  (SIGNALED, ref = 1)  waiter   cancelled: signal(1) again   woke (how 3),
+ *                                (pass on); then refs--, wake signal
+ *                                a destroyer at 0
  *  (waiter's wait ends: signaled/timeout/cancel)              woke
  *  (waiter holds the mutex again)                             relocked
  *  barrier   2/3 → 0   member    as above, for node->prev:    handoff
@@ -72,8 +81,10 @@
  * member, once it holds the mutex again, releases the next one (node->prev)
  * by requeueing it onto the mutex word: the batch enters the mutex one by
  * one, woken by mutex unlocks, and never wakes only to block (2003 seed).
- * When the signaler itself holds the waiters' mutex, it requeues the first
+ * When a broadcaster itself holds the waiters' mutex, it requeues the first
  * one onto it the same way, instead of a wake that would block at once.
+ * A single signal wakes its waiter instead (it must drop its `ref` before
+ * it may block on the mutex: see CANCELLED AND SIGNALED).
  *
  * MUTEX HAND-OFF (the musl 2020 requeue bug). A requeued member sleeps on
  * the mutex word without having counted itself in the mutex's `waiters`,
@@ -93,9 +104,28 @@
  *  - the previous batch member, which stores 0 to its barrier: the waiter
  *    cannot return before that store. The futex call that follows may hit
  *    a dead node (only its address is used: a spurious wake at worst).
- * A SIGNALED waiter never touches the condvar again (the program may have
- * destroyed it); a LEAVING one may, until it has unlinked itself and
- * dropped the signaler's reference.
+ * A SIGNALED waiter touches the condvar again only while it holds a ref
+ * (below); a LEAVING one until it has unlinked itself and dropped the
+ * signaler's reference.
+ *
+ * CANCELLED AND SIGNALED (tests/model/FINDINGS.md, finding B). A waiter
+ * cancelled in its sleep just as a signal(1) took it must not swallow
+ * that signal (POSIX; musl 2015): it signals once more. But for the
+ * program a signaled waiter is no longer blocked, so it may already have
+ * destroyed (and freed) the condvar. So the condvar counts such waiters,
+ * glibc-style: when a single signal releases a waiter that may be asleep
+ * in its cancellable sleep (barrier 3; a waiter seen running, barrier 2,
+ * never enters it), the signaler adds 1 to `refs` and sets node->ref,
+ * both before the release and while the condvar is certainly alive (we
+ * are inside pthread_cond_signal). The waiter passes the signal on if it
+ * was cancelled, then drops the ref, before it re-acquires the mutex;
+ * pthread_cond_destroy sets ST_COND_DESTROYING and waits for refs to
+ * drain. As no ref holder needs the mutex to drop it, a destroyer holding
+ * the mutex cannot deadlock: that is why single signals never requeue.
+ * A broadcast's waiters need no ref: a broadcast reached every waiter
+ * blocked at the time, so a cancelled one has nothing to pass on. Cost:
+ * two atomics, only when the waiter really slept (a system call each way
+ * anyway); none in the spinning hand-off.
  *
  * PROCESS-SHARED CONDVARS: no nodes (they would be in another process's
  * address space). A waiter reads `seq`, counts itself in `waiters`, releases
@@ -111,11 +141,12 @@
  * already pending acts right there), inside a pthread_cleanup_push frame.
  * The window holds only the system call (st_futex_wait_cancel in
  * src/internal/futex.c), whose futex:wait event is emitted after the
- * window closes, so the async unwind never interrupts a probe. glibc's SIGCANCEL handler unwinds to our cleanup handler, which runs
- * the LEAVING path (or, if already SIGNALED, the barrier path and then passes
- * the signal on with a new signal), re-acquires the mutex, and lets the
- * unwind continue into the program's handlers, mutex held, as POSIX says.
- * Spinning before the sleep is not a cancellation point. */
+ * window closes, so the async unwind never interrupts a probe. glibc's
+ * SIGCANCEL handler unwinds to our cleanup handler, which runs the LEAVING
+ * path (or, if already SIGNALED, the barrier path, and with a ref passes
+ * the signal on: CANCELLED AND SIGNALED), re-acquires the mutex, and lets
+ * the unwind continue into the program's handlers, mutex held, as POSIX
+ * says. Spinning before the sleep is not a cancellation point. */
 #ifndef ST_COND_H
 #define ST_COND_H
 
@@ -141,6 +172,8 @@ struct st_cond_waiter {
 	volatile int *notify;        /* a signaler's ref count, or NULL */
 	int counted;                 /* set by whoever released us: it counted
 	                              * us in the mutex's waiters (requeue) */
+	int ref;                     /* set by whoever released us: it counted
+	                              * us in the condvar's refs */
 	pthread_mutex_t *mutex;      /* the mutex this waiter re-acquires */
 };
 
@@ -150,7 +183,10 @@ struct st_cond {
 	volatile int lock;
 	int attr;
 	volatile int seq;
-	volatile int waiters;
+	union {
+		volatile int waiters; /* shared condvars */
+		volatile int refs;    /* private condvars */
+	};
 	void *mutex;
 	uint32_t waits;
 	uint32_t signals;
@@ -209,14 +245,16 @@ int st_cond_wait(struct st_cond *c, pthread_mutex_t *m, clockid_t clk,
 		 const struct timespec *abs, const void *caller);
 
 /* Release n's barrier (release.c); held: a mutex the caller holds that n
- * re-acquires, or NULL. Returns how; *result gets the futex result. */
+ * re-acquires, or NULL; single: a signal(1) inside pthread_cond_signal
+ * (the condvar is alive), which counts n in refs if n may be asleep.
+ * Returns how; *result gets the futex result. */
 enum st_cond_release_how {
 	ST_COND_RELEASE_WOKEN = 0,    /* it may have slept: futex wake */
 	ST_COND_RELEASE_REQUEUED = 1, /* it may have slept: requeued onto the mutex */
 	ST_COND_RELEASE_RUNNING = 2,  /* it was running: CAS only, no system call */
 };
 int st_cond_release(struct st_cond *c, struct st_cond_waiter *n, pthread_mutex_t *held,
-		    int *result);
+		    int single, int *result);
 
 /* Signal n waiters (INT32_MAX: broadcast): the slow path (signal.c), and
  * its process-shared body (shared.c: returns how many the wake woke). */

@@ -33,6 +33,18 @@ int st_cond_init(pthread_cond_t *pc, const pthread_condattr_t *a, const void *ca
 	return 0;
 }
 
+/* Set DESTROYING in *count and sleep until the count drains: whoever
+ * drops the last one sees DESTROYING and wakes us. */
+static void drain(struct st_cond *c, volatile int *count, int shared)
+{
+	int v;
+	do
+		v = st_load_relaxed(count);
+	while (!st_cas_acq_rel(count, v, v | ST_COND_DESTROYING));
+	while ((v = st_load_acquire(count)) & ~ST_COND_DESTROYING)
+		st_futex_wait(count, v, shared, CLOCK_REALTIME, 0, c);
+}
+
 int st_cond_destroy(pthread_cond_t *pc, const void *caller)
 {
 	struct st_cond *c = st_cond(pc);
@@ -40,20 +52,21 @@ int st_cond_destroy(pthread_cond_t *pc, const void *caller)
 	st_set_caller(caller);
 	if (c->attr & ST_COND_PSHARED) {
 		/* Waiters already woken may still be counted: wait until the
-		 * last has left (it wakes us when it sees DESTROYING). */
-		int v;
-		do
-			v = st_load_relaxed(&c->waiters);
-		while (!st_cas_acq_rel(&c->waiters, v, v | ST_COND_DESTROYING));
-		while ((v = st_load_acquire(&c->waiters)) & ~ST_COND_DESTROYING)
-			st_futex_wait(&c->waiters, v, 1, CLOCK_REALTIME, 0, c);
+		 * last has left. */
+		drain(c, &c->waiters, 1);
 	} else {
-		/* Signalers wait for the LEAVING waiters they met and signaled
-		 * ones never touch the condvar: nothing to wait for here. Nodes
+		/* Signalers wait for the LEAVING waiters they met. Waiters a
+		 * single signal took from their sleep hold a ref until they no
+		 * longer use c (cond.h: CANCELLED AND SIGNALED): wait for them;
+		 * none needs the mutex to let go, so holding it is fine. Nodes
 		 * still queued are the program's bug (POSIX: undefined). */
 		struct st_cond_waiter *h = st_load_acquire(&c->head);
 		if (h)
 			st_cond_misuse(c, caller, ST_COND_MISUSE_DESTROY_WAITERS, 0, h);
+		/* refs grows only inside a signal, which may not overlap a
+		 * destroy: 0 now stays 0. */
+		if (st_load_acquire(&c->refs))
+			drain(c, &c->refs, 0);
 	}
 	ST_TRACE(cond, destroy, c, caller, c->waits, c->signals);
 	return 0;

@@ -16,7 +16,7 @@ static void signal_private(struct st_cond *c, int n, const void *caller, struct 
 {
 	struct st_cond_waiter *p, *first = 0;
 	volatile int ref = 0;
-	int moved = 0, leaving = 0;
+	int moved = 0, leaving = 0, single = n != INT32_MAX;
 
 	st_cond_lock(c);
 	for (p = c->tail; n && p; p = p->prev) {
@@ -67,11 +67,13 @@ static void signal_private(struct st_cond *c, int n, const void *caller, struct 
 	 * condvar itself is not touched again (a woken waiter may destroy it). */
 	int how = -1, res;
 	if (first) {
-		/* first is alive (its barrier is still held). If we hold its
-		 * mutex, a sleeping first is requeued there: our unlock wakes
-		 * it, instead of a wake now that would block on the mutex. */
+		/* first is alive (its barrier is still held). If a broadcaster
+		 * holds its mutex, a sleeping first is requeued there: our
+		 * unlock wakes it, instead of a wake now that would block on
+		 * the mutex. A single signal counts a sleeping first in refs
+		 * (c is alive: we are inside pthread_cond_signal). */
 		pthread_mutex_t *mx = first->mutex;
-		how = st_cond_release(c, first, st_mutex_cond_held(mx) ? mx : 0, &res);
+		how = st_cond_release(c, first, st_mutex_cond_held(mx) ? mx : 0, single, &res);
 	}
 	o->moved = moved;
 	o->leaving = leaving;

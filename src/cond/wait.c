@@ -34,6 +34,7 @@ static int enqueue_private(struct wait_ctx *w)
 
 	w->node.state = ST_COND_WAITING;
 	w->node.barrier = 2;
+	w->node.ref = 0;
 	w->node.mutex = w->m;
 	w->fut = &w->node.barrier;
 	w->val = 3;
@@ -69,8 +70,8 @@ static int enqueue_shared(struct wait_ctx *w)
 static int finish(struct wait_ctx *w, int reason);
 
 /* Cancelled inside the sleep: glibc is unwinding the thread. Leave (or
- * take the signal and pass it on), re-acquire the mutex, and let the
- * unwind go on to the program's cleanup handlers. */
+ * take the signal and, with a ref, pass it on), re-acquire the mutex, and
+ * let the unwind go on to the program's cleanup handlers. */
 static void on_cancel(void *p)
 {
 	struct wait_ctx *w = p;
@@ -167,9 +168,10 @@ static int leave_or_take(struct wait_ctx *w, int reason)
 			st_futex_wake(notify, 1, 0, c);
 		return reason;
 	}
-	/* SIGNALED: the signal is ours. From here on c may be destroyed; we
-	 * use only our node, our batch neighbours and the mutex. The barrier
-	 * is released by the signaler or the previous member (or we are
+	/* SIGNALED: the signal is ours. From here on c may be destroyed
+	 * unless our releaser gives us a ref (finish); otherwise we use only
+	 * our node, our batch neighbours and the mutex. The barrier is
+	 * released by the signaler or the previous member (or we are
 	 * requeued onto the mutex and woken by its unlock). */
 	if (st_load_acquire(&n->barrier))
 		wait_released(w);
@@ -202,9 +204,25 @@ static void hand_off(struct wait_ctx *w)
 {
 	struct st_cond_waiter *next = w->node.prev;
 	pthread_mutex_t *held = w->unlocked && next->mutex == w->m ? w->m : 0;
-	int res, how = st_cond_release(w->c, next, held, &res);
+	int res, how = st_cond_release(w->c, next, held, 0, &res);
 	/* next may have returned already: its address only. */
 	ST_TRACE(cond, handoff, w->c, &w->node, next, how, res);
+}
+
+/* Private, SIGNALED by a single signal while we may have slept: c is
+ * alive until we drop the ref the signaler counted for us. A cancelled
+ * waiter must not swallow the signal (musl 2015): it gives it to another
+ * waiter first. Both before the mutex re-acquire, so that a destroyer
+ * holding the mutex waits for nothing that needs it. */
+static void drop_ref(struct wait_ctx *w, int how)
+{
+	struct st_cond *c = w->c;
+	if (how == ST_COND_WOKE_CANCELLED_SIGNALED)
+		st_cond_signal(c, 1, w->caller);
+	ST_FAULT_POINT(cond_before_unref);
+	/* After the decrement a destroyer may free c: only its address. */
+	if (st_fetch_add(&c->refs, -1) == (ST_COND_DESTROYING | 1))
+		st_futex_wake(&c->refs, 1, 0, c);
 }
 
 static int finish(struct wait_ctx *w, int reason)
@@ -217,6 +235,11 @@ static int finish(struct wait_ctx *w, int reason)
 	if (w->t0)
 		ST_TRACE(cond, woke, w->c, w->shared ? 0 : &w->node, how, w->spurious,
 			 st_now_ns() - w->t0);
+	/* ref is written before our barrier's release, read after it. A
+	 * cancelled SIGNALED waiter without one was in a broadcast batch:
+	 * that broadcast reached everybody, there is nothing to pass on. */
+	if (!w->shared && took && w->node.ref)
+		drop_ref(w, how);
 	if (w->unlocked) {
 		/* Requeued by the previous member: it counted us. */
 		int counted = !w->shared && took && w->node.counted;
@@ -231,11 +254,6 @@ static int finish(struct wait_ctx *w, int reason)
 	}
 	if (!w->shared && took && w->node.prev)
 		hand_off(w);
-	/* A cancelled waiter must not swallow a signal (musl 2015): give it
-	 * to another waiter. We held a signal, so the program cannot have
-	 * destroyed the condvar without a waiter still inside it. */
-	if (!w->shared && took && (how == ST_COND_WOKE_CANCELLED_SIGNALED || !w->unlocked))
-		st_cond_signal(w->c, 1, w->caller);
 	if (e)
 		return e;
 	return how == ST_COND_WOKE_TIMEDOUT ? ETIMEDOUT : 0;
@@ -269,7 +287,9 @@ int st_cond_wait(struct st_cond *c, pthread_mutex_t *m, clockid_t clk,
 	r = st_mutex_unlock(st_mutex(m), caller);
 	if (r)
 		/* The mutex was not released (glibc's object refused): leave
-		 * at once, as a timeout would, and report its error. */
+		 * at once, as a timeout would, and report its error. (A
+		 * signal that took us meanwhile is consumed: we never slept,
+		 * so we hold no ref that would keep c alive to pass it on.) */
 		return finish(&w, ST_COND_WOKE_TIMEDOUT), r;
 	w.unlocked = 1;
 

@@ -25,16 +25,19 @@
  *    wakes is an invalid end state), and, asserted directly:
  *      - a signal that finds a WAITING waiter marks one (signal walk);
  *      - a SIGNALED waiter returns 0 (never ETIMEDOUT: the signal is consumed);
- *      - a cancelled waiter that held a signal leaves no waiter WAITING
- *        behind it (it passed the signal on: musl 2015);
+ *      - a cancelled waiter that held a single signal does not swallow
+ *        it (musl 2015): if others were WAITING when it found itself
+ *        cancelled, its pass-on marks one, or none of them is WAITING
+ *        any more;
  *      - at the end, every signal marked was consumed or passed on;
  *  - no access to a dead waiter node, a dead signaler `ref` (stack frames:
  *    ghost `alive` flags) or a destroyed condvar (`cv_alive`), asserted on
  *    every access from another thread.
  *
- * Knobs: -DNW=3 (nightly), -DDESTROY=0 (no destroy: what CI checks until
- * the two findings of FINDINGS.md are fixed), -DCANCEL=0 (timeouts only),
- * -DSPURIOUS=n, -DMUT_EMPTY_CHECK_NO_LOCK (finding A, as it was before its fix).
+ * Knobs: -DNW=3 (nightly), -DDESTROY=0 (no destroy), -DCANCEL=0
+ * (timeouts only), -DSPURIOUS=n, -DMUT_EMPTY_CHECK_NO_LOCK (finding A, as
+ * it was before its fix), -DMUT_DESTROY_NO_REFWAIT (finding B, as it was:
+ * destroy does not wait for the refs of signaled waiters).
  *
  * Seeded mutations (spin -DMUT_...), each must be caught:
  *  MUT_NO_REFWAIT     the signaler returns without waiting for the LEAVING
@@ -45,7 +48,9 @@
  *                     and SLEEPERS is not set (cond_support.c:
  *                     st_mutex_cond_handoff; musl 2020);
  *  MUT_CANCEL_CONSUMES   a cancelled SIGNALED waiter does not pass its
- *                     signal on (wait.c:finish; musl 2015). */
+ *                     signal on (wait.c:drop_ref; musl 2015);
+ *  MUT_DESTROY_NO_REFWAIT  pthread_cond_destroy does not wait for refs
+ *                     (init.c:st_cond_destroy; finding B). */
 
 #ifndef NW
 #define NW 2                /* waiters */
@@ -76,6 +81,7 @@
 #define F_MUTEX 1                 /* m->lock */
 #define F_BARRIER(i) (1 + (i))    /* node i's barrier: 2..NW+1 */
 #define F_REF(t) (10 + (t))       /* thread t's `ref` (signal_private) */
+#define F_REFS 9                  /* c->refs (private condvars) */
 
 #define EAGAIN 11
 #define ETIMEDOUT 110
@@ -96,6 +102,8 @@ byte holders;               /* ghost: threads holding m */
 byte head, tail;            /* node ids, 0 = NULL */
 byte cv_lock;               /* c->lock: 0 free, else the holder */
 bit cv_alive = 1;           /* ghost: not destroyed */
+byte refs;                  /* c->refs: signaled waiters holding a ref */
+bit cv_destroying;          /* c->refs & ST_COND_DESTROYING */
 
 /* ---- waiter nodes (struct st_cond_waiter on waiter i's stack) ---- */
 byte n_prev[NT], n_next[NT];
@@ -104,6 +112,7 @@ byte n_barrier[NT];
 byte n_notify[NT];          /* signaler's thread id, 0 = NULL */
 byte n_notify_gen[NT];      /* ghost: which call of that signaler */
 bit n_counted[NT];
+bit n_ref[NT];              /* node->ref: counted in refs by its releaser */
 bit n_alive[NT];            /* ghost: the waiter is inside cond_wait */
 
 /* ---- each thread's `ref` in signal_private (its stack frame) ---- */
@@ -269,9 +278,10 @@ inline mutex_unlock()
 }
 
 /* ------------------------------------------------------------------ */
-/* release.c:st_cond_release(c, node k, held): hld: the caller holds m
- * (st_mutex_cond_held / hand_off's `held`). */
-inline cond_release(k, hld)
+/* release.c:st_cond_release(c, node k, held, single): hld: the caller
+ * holds m (st_mutex_cond_held / hand_off's `held`); sgl: a signal(1)
+ * inside pthread_cond_signal (signal_private; hand_off passes 0). */
+inline cond_release(k, hld, sgl)
 {
 	atomic {                                             /* CAS barrier 2 → 0 */
 		assert(n_alive[k]);
@@ -283,8 +293,14 @@ inline cond_release(k, hld)
 	if
 	:: ok -> ok = 0                                      /* RUNNING: no system call */
 	:: else ->
-		/* 3: it may sleep. requeue = held && st_mutex_cond_handoff(m) */
-		requeue = hld;
+		/* 3: it may sleep. single: refs++, n->ref = 1, a wake. Else
+		 * requeue = held && st_mutex_cond_handoff(m). */
+		if
+		:: sgl ->
+			atomic { assert(cv_alive); refs++ };         /* fetch_add(&c->refs, 1) */
+			requeue = 0
+		:: else -> requeue = hld
+		fi;
 #ifndef MUT_NO_HANDOFF_COUNT
 		if
 		:: requeue ->
@@ -309,10 +325,10 @@ inline cond_release(k, hld)
 			vo = 0; vs = 0; ok = 0
 		:: else -> skip
 		fi;
-		atomic { assert(n_alive[k]); n_counted[k] = requeue };   /* n->counted = */
+		atomic { assert(n_alive[k]); n_ref[k] = sgl; n_counted[k] = requeue };
 #else
 		/* musl 2020: requeued, but not counted in m's waiters, no SLEEPERS */
-		atomic { assert(n_alive[k]); n_counted[k] = 0 };
+		atomic { assert(n_alive[k]); n_ref[k] = sgl; n_counted[k] = 0 };
 #endif
 		atomic { assert(n_alive[k]); n_barrier[k] = 0 };         /* store-release 0 */
 		/* from here on node k may be gone: its address only */
@@ -335,7 +351,8 @@ inline cond_release(k, hld)
  * cancelled waiter passing its signal on (wait.c:finish). */
 inline signal_private()
 {
-	atomic { ref_gen[me]++; ref[me] = 0; ref_alive[me] = 1 };  /* volatile int ref = 0 */
+	atomic { ref_gen[me]++; ref[me] = 0; ref_alive[me] = 1;    /* volatile int ref = 0 */
+		 sgl = (nsig != ALL) };                            /* single = n != INT32_MAX */
 	atomic { cv_lock == 0 -> assert(cv_alive); cv_lock = me; p = tail }  /* lock; p = tail */
 	/* The walk, one step per node: a waiter may CAS its own state
 	 * WAITING → LEAVING between them (it does not hold the lock). */
@@ -345,7 +362,7 @@ inline signal_private()
 			assert(n_alive[p]);
 			if
 			:: n_state[p] == WAITING ->                  /* CAS → SIGNALED */
-				n_state[p] = SIGNALED; marked++;
+				n_state[p] = SIGNALED; marked++; gm++;
 				if
 				:: first == 0 -> first = p
 				:: else -> skip
@@ -393,14 +410,16 @@ inline signal_private()
 	fi;
 #endif
 	leaving = 0;
-	/* Release the oldest signaled waiter; requeued onto m if we hold it. */
+	/* Release the oldest signaled waiter (a broadcast's: requeued onto m
+	 * if we hold it; a signal's: counted in refs if it may sleep). */
 	if
 	:: first != 0 ->
 		atomic { assert(n_alive[first]); w1 = (m_owner == me) };  /* first->mutex; held? */
-		cond_release(first, w1);
+		cond_release(first, w1, sgl);
 		w1 = 0; first = 0
 	:: else -> skip
 	fi;
+	sgl = 0;
 	ref_alive[me] = 0                                    /* signal_private returns */
 }
 
@@ -425,8 +444,8 @@ inline cond_signal()
 /* ------------------------------------------------------------------ */
 proctype waiter(byte me)
 {
-	byte r, vo, p, first, leaving, nsig, cur, reason, k;
-	bit vs, ok, w1, cancelled, requeue;
+	byte r, vo, p, first, leaving, nsig, cur, reason, k, gm, snap;
+	bit vs, ok, w1, cancelled, requeue, sgl, rf;
 	byte aborts = ABORTS;
 
 	mutex_lock();                                        /* the program */
@@ -438,7 +457,7 @@ proctype waiter(byte me)
 		cv_lock == 0 -> assert(cv_alive); cv_lock = me;
 		started++;                                       /* ghost: we hold m */
 		n_alive[me] = 1; n_state[me] = WAITING; n_barrier[me] = 2;
-		n_notify[me] = 0; n_counted[me] = 0; n_prev[me] = 0;
+		n_notify[me] = 0; n_counted[me] = 0; n_ref[me] = 0; n_prev[me] = 0;
 		n_next[me] = head;
 		if
 		:: head != 0 -> assert(n_alive[head]); n_prev[head] = me
@@ -564,6 +583,55 @@ proctype waiter(byte me)
 #endif
 	fi;
 
+	/* finish → drop_ref: with a ref (a single signal took us from our
+	 * sleep), c is alive until we drop it: a cancelled waiter passes the
+	 * signal on first. Both before the mutex re-acquire. */
+	if
+	:: reason == R_SIGNALED || reason == R_CANCELLED_SIGNALED ->
+		atomic { rf = n_ref[me] }                        /* w->node.ref */
+	:: else -> skip
+	fi;
+	if
+	:: rf ->
+		if
+		:: reason == R_CANCELLED_SIGNALED ->
+			/* ghost: who else is blocked on c as we act on the cancel */
+			atomic {
+				snap = (n_state[1] == WAITING && 1 != me) +
+				       2 * (n_state[2] == WAITING && 2 != me)
+#if NW > 2
+				       + 4 * (n_state[3] == WAITING && 3 != me)
+#endif
+			}
+#ifndef MUT_CANCEL_CONSUMES
+			gm = 0; nsig = 1;
+			cond_signal();                               /* st_cond_signal(c, 1) */
+#endif
+			/* the rule: we did not swallow the signal */
+			atomic {
+				assert(gm > 0 ||
+				       ((snap & 1) == 0 || n_state[1] != WAITING) &&
+				       ((snap & 2) == 0 || n_state[2] != WAITING)
+#if NW > 2
+				       && ((snap & 4) == 0 || n_state[3] != WAITING)
+#endif
+				);
+				snap = 0; gm = 0
+			}
+		:: else -> skip
+		fi;
+		atomic {                                         /* fetch_add(&c->refs, -1) */
+			assert(cv_alive); refs--;
+			ok = (cv_destroying && refs == 0)            /* == DESTROYING | 1 */
+		}
+		if
+		:: ok -> futex_wake(F_REFS)                      /* its address only */
+		:: else -> skip
+		fi;
+		ok = 0; rf = 0
+	:: else -> skip
+	fi;
+
 	/* finish: re-acquire m (st_mutex_cond_relock): counted if the
 	 * releaser requeued us (node.counted, read after the barrier). */
 	if
@@ -581,29 +649,14 @@ proctype waiter(byte me)
 		atomic { k = n_prev[me]; assert(k == 0 || n_alive[k]) };  /* next; next->mutex */
 		if
 		:: k != 0 ->
-			cond_release(k, 1);
+			cond_release(k, 1, 0);
 			k = 0
 		:: else -> skip
 		fi
 	:: else -> skip
 	fi;
-	/* A cancelled waiter must not swallow a signal: pass it on. */
 	if
-	:: reason == R_CANCELLED_SIGNALED ->
-#ifndef MUT_CANCEL_CONSUMES
-		nsig = 1;
-		cond_signal();
-#endif
-		/* the rule, directly: nobody is left WAITING behind us (we hold
-		 * m, so nobody can have enqueued meanwhile) */
-		atomic {
-			assert(n_state[1] != WAITING || 1 == me);
-			assert(n_state[2] != WAITING || 2 == me);
-#if NW > 2
-			assert(n_state[3] != WAITING || 3 == me);
-#endif
-			passed++
-		}
+	:: reason == R_CANCELLED_SIGNALED -> passed++        /* cancelled holding a signal */
 	:: reason == R_SIGNALED -> consumed++                /* returns 0 */
 	:: else -> assert(n_state[me] == LEAVING)            /* ETIMEDOUT / cancelled: unsignaled */
 	fi;
@@ -615,8 +668,8 @@ proctype waiter(byte me)
 
 proctype signaler(byte me)
 {
-	byte r, vo, p, first, leaving, nsig, cur;
-	bit vs, ok, w1, cancelled, requeue, held, allin;
+	byte r, vo, p, first, leaving, nsig, cur, gm;
+	bit vs, ok, w1, cancelled, requeue, held, allin, sgl;
 	byte aborts = 0;
 
 	/* pthread_cond_signal, with or without m held */
@@ -639,7 +692,25 @@ proctype signaler(byte me)
 	nsig = ALL;
 	cond_signal();
 	if
-	:: allin && DESTROY -> cv_alive = 0                  /* pthread_cond_destroy */
+	:: allin && DESTROY ->                               /* pthread_cond_destroy */
+#ifndef MUT_DESTROY_NO_REFWAIT
+		/* if (load(refs)) drain: set DESTROYING, sleep until 0 */
+		atomic { cur = refs };
+		if
+		:: cur != 0 ->
+			atomic { cv_destroying = 1 };                /* CAS v → v | DESTROYING */
+			do
+			:: atomic { cur = refs };
+				if
+				:: cur == 0 -> break
+				:: else -> futex_wait(F_REFS, refs == cur, 0, 0); r = 0
+				fi
+			od
+		:: else -> skip
+		fi;
+		cur = 0;
+#endif
+		cv_alive = 0
 	:: else -> skip
 	fi;
 	allin = 0;

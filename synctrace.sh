@@ -6,6 +6,7 @@
 #   ./synctrace.sh test                   install, build, run every test
 #   ./synctrace.sh build                  install what is missing and build
 #   ./synctrace.sh bench [NAMES] [-r N]   the seed experiments, paired with glibc
+#   ./synctrace.sh fuzz [SECONDS]         fuzz the analyzer's trace input (600 s)
 #
 # Missing Debian packages (deps/debian-packages.txt, the one list) are
 # installed with apt-get when run as root; otherwise the apt-get line to run
@@ -193,6 +194,18 @@ soak)
 	say "soak: $soak_total iterations in $minutes min, $soak_viol violations"
 	[ "$soak_viol" -eq 0 ] && rm -f "$soak_log"
 	[ "$soak_viol" -eq 0 ]
+	;;
+fuzz)
+	# ./synctrace.sh fuzz [SECONDS]: the trace fuzzer (tests/fuzz/: libFuzzer,
+	# ASan/UBSan, clang) from the checked-in corpus for SECONDS (default
+	# 600); prints executions, executions per second and findings, keeps
+	# new inputs and findings in BUILD/tests/fuzz/long. Exit status: 0 only
+	# with no finding of ours (babeltrace2's own crashes are listed).
+	ensure_packages
+	cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake --build "$BUILD" -j"$JOBS" --target trace-fuzz synctrace-report >/dev/null
+	"$ROOT/tests/fuzz/run-fuzz.sh" run "$BUILD/analysis/trace-fuzz" "$ROOT/tests/fuzz" \
+		"$BUILD/tests/fuzz/long" "${1:-600}" "${2:-0}"
 	;;
 __in-namespace) in_namespace "$@" ;;
 __tests) run_tests "$@" ;;

@@ -1,9 +1,16 @@
 /* SYNCTRACE_* settings.
  *
  *   SYNCTRACE_SPIN   none | bail | full | N | bail:N | full:N
- *                    spin strategy before a futex sleep, and its iteration
- *                    budget (default bail:100, see README "Spin default").
+ *                    spin strategy before a futex sleep, and its budget in
+ *                    pauses (default bail:100, ~2 µs; see README "Spin
+ *                    default"). Hand-off waits (semaphores, barriers) spin
+ *                    ten times that, adaptively (src/wait/wait.h).
  *   SYNCTRACE_LEVEL  contention (default) | full   (events when tracing)
+ *   SYNCTRACE_SEM_MAX  init | N | init:N | off   (debug check, default off)
+ *                    sem_post reports (synctrace_sem:misuse) a value above
+ *                    the semaphore's initial value (init), above N, or
+ *                    above the initial value where sem_init gave one and
+ *                    N elsewhere (init:N; sem_open'ed semaphores).
  *   SYNCTRACE_TRACE  1: load libsynctrace-tp.so (and so liblttng-ust) at
  *                    start and trace into the active session.
  *
@@ -21,6 +28,8 @@
 int st_spin_mode = ST_SPIN_BAIL;
 int st_spin_limit = 100;
 int st_level = ST_LEVEL_CONTENTION;
+int st_sem_max_mode = ST_SEM_MAX_OFF;
+int st_sem_max = -1;
 
 static int parse_count(const char *s, int *out)
 {
@@ -55,6 +64,27 @@ int st_parse_spin(const char *s, int *mode, int *limit)
 	return -1;
 }
 
+int st_parse_sem_max(const char *s, int *mode, int *limit)
+{
+	if (!strcmp(s, "off")) {
+		*mode = ST_SEM_MAX_OFF, *limit = -1;
+		return 0;
+	}
+	if (!strcmp(s, "init")) {
+		*mode = ST_SEM_MAX_INIT, *limit = -1;
+		return 0;
+	}
+	if (!strncmp(s, "init:", 5) && parse_count(s + 5, limit) == 0) {
+		*mode = ST_SEM_MAX_INIT | ST_SEM_MAX_FIXED;
+		return 0;
+	}
+	if (parse_count(s, limit) == 0) {
+		*mode = ST_SEM_MAX_FIXED;
+		return 0;
+	}
+	return -1;
+}
+
 void st_config_load(void)
 {
 	static int loaded;
@@ -70,6 +100,14 @@ void st_config_load(void)
 					"a count or MODE:COUNT; keeping the default\n", s);
 		else
 			st_spin_mode = mode, st_spin_limit = limit;
+	}
+	if ((s = getenv("SYNCTRACE_SEM_MAX")) && *s) {
+		int mode = st_sem_max_mode, limit = st_sem_max;
+		if (st_parse_sem_max(s, &mode, &limit))
+			fprintf(stderr, "synctrace: SYNCTRACE_SEM_MAX=%s is not init, a count, "
+					"init:COUNT or off; not checking\n", s);
+		else
+			st_sem_max_mode = mode, st_sem_max = limit;
 	}
 	if ((s = getenv("SYNCTRACE_LEVEL")) && *s) {
 		if (!strcmp(s, "full"))

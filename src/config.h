@@ -15,6 +15,21 @@ extern int st_spin_mode;  /* enum st_spin_mode */
 extern int st_spin_limit; /* iterations of the spin loop */
 extern int st_level;      /* ST_LEVEL_CONTENTION or ST_LEVEL_FULL */
 
+/* SYNCTRACE_SEM_MAX: sem_post checks the value it leaves against a limit
+ * (a debug check; off by default). Bits of st_sem_max_mode: */
+enum st_sem_max_mode {
+	ST_SEM_MAX_OFF = 0,
+	ST_SEM_MAX_INIT = 1,  /* "init": each semaphore's sem_init value */
+	ST_SEM_MAX_FIXED = 2, /* "N": st_sem_max; "init:N": N where the initial value is unknown */
+};
+
+extern int st_sem_max_mode; /* enum st_sem_max_mode bits; read by sem_post */
+extern int st_sem_max;      /* the N of "N" / "init:N", else -1 */
+
+/* Parse a SYNCTRACE_SEM_MAX value ("init", "N", "init:N", "off") into
+ * mode/limit; returns 0, or -1 if it is not one. */
+int st_parse_sem_max(const char *s, int *mode, int *limit);
+
 /* Parse a SYNCTRACE_SPIN value ("none", "bail", "full", a count, or
  * "bail:N"/"full:N") into mode/limit; returns 0, or -1 if it is not one. */
 int st_parse_spin(const char *s, int *mode, int *limit);

@@ -30,6 +30,13 @@ struct sa_sink_state {
 	const void *traces[64]; /* bt_trace pointers, by trace index */
 	unsigned ntraces;
 	uint64_t synctrace_events;
+	/* Messages consumed so far, also published through *progress when
+	 * set (shared with the parent of a guarded run, guard.c); with
+	 * stop_after > 0 the sink ends (stopped = 1) once that many were
+	 * consumed, before asking for more. */
+	uint64_t consumed, stop_after;
+	volatile uint64_t *progress;
+	int stopped;
 };
 
 bt_component_class_initialize_method_status

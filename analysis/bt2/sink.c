@@ -139,6 +139,20 @@ static unsigned trace_index(struct sa_sink_state *s, const bt_trace *tr)
 	return i;
 }
 
+/* Format 2: mutex:released carries when its hold began (acq_ts: ns of
+ * CLOCK_MONOTONIC, the raw cycles of LTTng's clock) instead of format 1's
+ * hold_ns; the model reads hold_ns, the time up to this event. */
+static void hold_from_acq_ts(const bt_message *msg, struct sa_event *e)
+{
+	const bt_clock_class *cc = bt_message_event_borrow_stream_class_default_clock_class_const(msg);
+	int64_t acq, ns;
+	if (!cc || !sa_ev_get(e, "acq_ts", &acq) || acq <= 0 ||
+	    bt_clock_class_cycles_to_ns_from_origin(cc, (uint64_t)acq, &ns) !=
+		    BT_CLOCK_CLASS_CYCLES_TO_NS_FROM_ORIGIN_STATUS_OK)
+		return;
+	sa_ev_set(e, "hold_ns", e->ts > ns ? e->ts - ns : 0);
+}
+
 static void on_event(struct sa_sink_state *s, const bt_message *msg)
 {
 	const bt_event *ev = bt_message_event_borrow_event_const(msg);
@@ -198,6 +212,8 @@ static void on_event(struct sa_sink_state *s, const bt_message *msg)
 		}
 		e.nfields = x->nint;
 	}
+	if (e.id == SA_EV_mutex_released)
+		hold_from_acq_ts(msg, &e);
 	uint64_t arr[256];
 	e.arr_name = NULL;
 	e.arr = arr;
@@ -256,11 +272,11 @@ static void on_discarded(struct sa_sink_state *s, const bt_message *msg)
 	sa_model_discarded(s->model, ti, name, b, e, count, known);
 }
 
-static void parse_params(struct sa_sink_state *s, const bt_value *params)
+static int parse_params(struct sa_sink_state *s, const bt_value *params)
 {
 	const bt_value *v;
 	if (!params || !bt_value_is_map(params))
-		return;
+		return 0;
 	if ((v = bt_value_map_borrow_entry_value_const(params, "format")) && bt_value_is_string(v)) {
 		int f = sa_report_parse_format(bt_value_string_get(v));
 		if (f >= 0)
@@ -277,6 +293,15 @@ static void parse_params(struct sa_sink_state *s, const bt_value *params)
 		else if (bt_value_is_signed_integer(v) && bt_value_integer_signed_get(v) > 0)
 			s->opts.top = (unsigned)bt_value_integer_signed_get(v);
 	}
+	/* work_event: the wakeups-per-unit tables' unit (--work-event). */
+	if ((v = bt_value_map_borrow_entry_value_const(params, "work_event")) &&
+	    bt_value_is_string(v) &&
+	    sa_model_set_work_event(s->model, bt_value_string_get(v))) {
+		fprintf(stderr, "sink.synctrace.report: work_event wants PROVIDER:EVENT[/FIELD], "
+				"not '%s'\n", bt_value_string_get(v));
+		return -1;
+	}
+	return 0;
 }
 
 bt_component_class_initialize_method_status
@@ -292,7 +317,11 @@ sa_sink_initialize(bt_self_component_sink *self, bt_self_component_sink_configur
 		}
 		s->owned = 1;
 		s->out = stdout;
-		parse_params(s, params);
+		if (parse_params(s, params)) {
+			sa_model_free(s->model);
+			free(s);
+			return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
+		}
 	}
 	if (bt_self_component_sink_add_input_port(self, "in", NULL, NULL) !=
 	    BT_SELF_COMPONENT_ADD_PORT_STATUS_OK) {
@@ -326,6 +355,14 @@ bt_component_class_sink_consume_method_status sa_sink_consume(bt_self_component_
 	bt_message_array_const msgs;
 	uint64_t n;
 
+	if (s->stop_after && s->consumed >= s->stop_after) {
+		/* A guarded run's retry: the next batch is where the first run
+		 * died (guard.c). */
+		s->stopped = 1;
+		bt_message_iterator_put_ref(s->iter);
+		s->iter = NULL;
+		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_END;
+	}
 	switch (bt_message_iterator_next(s->iter, &msgs, &n)) {
 	case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
 		break;
@@ -363,6 +400,9 @@ bt_component_class_sink_consume_method_status sa_sink_consume(bt_self_component_
 		}
 		bt_message_put_ref(msg);
 	}
+	s->consumed += n;
+	if (s->progress)
+		*s->progress = s->consumed;
 	if (s->refused) {
 		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(
 			bt_self_component_sink_as_self_component(self), "%s", s->refuse_msg);

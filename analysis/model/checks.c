@@ -11,7 +11,7 @@ const char *sa_check_name(enum sa_check c)
 	static const char *const n[SA_CHK_N] = {
 		"unlock_not_owner", "unlock_unlocked", "destroy_locked", "destroy_waited",
 		"cond_two_mutexes", "self_deadlock", "use_after_destroy", "exit_holding",
-		"lock_order",
+		"lock_order", "sem_over_max",
 	};
 	return (unsigned)c < SA_CHK_N ? n[c] : "unknown";
 }
@@ -257,6 +257,51 @@ static void simple(struct sa_checks *c, struct sa_model *m, const struct sa_even
 		 (unsigned long long)m->objs[o].addr, (long long)extra);
 }
 
+/* sem:misuse (SYNCTRACE_SEM_MAX): one finding per semaphore and call
+ * site, whose sentence gives the highest count that site left. */
+static void on_sem_over_max(struct sa_checks *c, struct sa_model *m, const struct sa_event *e,
+			    uint32_t pi)
+{
+	int64_t oi = obj_at(m, pi, (uint64_t)sa_ev_i(e, "obj"));
+	if (oi < 0)
+		return;
+	uint32_t o = (uint32_t)oi;
+	uint64_t caller = (uint64_t)sa_ev_i(e, "caller");
+	int64_t what = sa_ev_i(e, "what"), value = sa_ev_i(e, "value"), limit = sa_ev_i(e, "limit");
+	struct sa_finding *f = sa_checks_add(c, SA_CHK_SEM_OVER_MAX, pi, e->ts, &o, 1, caller);
+	if (!f) {
+		/* A repeat: the finding's count went up; keep its highest value. */
+		for (uint32_t i = c->nfindings; i-- > 0;) {
+			struct sa_finding *g = &c->findings[i];
+			if (g->check == SA_CHK_SEM_OVER_MAX && g->proc == pi && g->obj[0] == o &&
+			    g->ncaller && g->caller[0] == caller) {
+				if (value > g->value)
+					f = g;
+				break;
+			}
+		}
+		if (!f)
+			return;
+	}
+	add_tid(f, e->vtid);
+	f->value = value;
+	const struct sa_proc *p = &m->procs[pi];
+	/* The setting as the program gave it (meta:config), when it agrees. */
+	char setting[32];
+	int mode = p->have_config ? p->sem_max_mode : 0;
+	if ((mode & (what == 1 ? 1 : 2)) && mode == 3)
+		snprintf(setting, sizeof(setting), "init:%d", p->sem_max);
+	else if ((mode & (what == 1 ? 1 : 2)) && mode == 2)
+		snprintf(setting, sizeof(setting), "%d", p->sem_max);
+	else
+		snprintf(setting, sizeof(setting), "%s", what == 1 ? "init" : "N");
+	snprintf(f->detail, sizeof(f->detail),
+		 "thread %d posted semaphore 0x%llx up to %lld, above %s %lld "
+		 "(SYNCTRACE_SEM_MAX=%s)",
+		 (int)e->vtid, (unsigned long long)m->objs[o].addr, (long long)value,
+		 what == 1 ? "its initial value" : "the limit", (long long)limit, setting);
+}
+
 static void observe(void *ctx, struct sa_model *m, const struct sa_event *e, uint32_t pi,
 		    uint32_t ti)
 {
@@ -306,6 +351,11 @@ static void observe(void *ctx, struct sa_model *m, const struct sa_event *e, uin
 			       "thread %d destroyed %s 0x%llx while %lld waiters were registered", n);
 		break;
 	}
+#endif
+#if SA_HAVE_EV_sem_misuse
+	case SA_EV_sem_misuse:
+		on_sem_over_max(c, m, e, pi);
+		break;
 #endif
 #if SA_HAVE_EV_rwlock_misuse
 	case SA_EV_rwlock_misuse: {

@@ -102,6 +102,10 @@ void sa_cond_event(struct sa_model *m, const struct sa_event *e)
 		break;
 	case SA_EV_cond_signal: {
 		int64_t moved = sa_ev_i(e, "moved");
+		uint32_t ti;
+		struct sa_thread *t = sa_model_thread(m, e, &ti);
+		if (t && moved > 0)
+			t->cond_wakeups += (uint64_t)moved; /* wakeups per unit (wakes report) */
 		if (sa_ev_i(e, "broadcast")) {
 			c->broadcasts++;
 			sa_dist_add(&c->herd, moved > 0 ? (uint64_t)moved : 0);

@@ -33,6 +33,7 @@ static void on_wait(struct sa_model *m, const struct sa_event *e, struct sa_obje
 	switch (r) {
 	case R_WOKEN:
 		o->fx_woken_ret++;
+		t->fx_woken++;
 		t->woken_valid = 1;
 		t->woken_obj = oi;
 		break;
@@ -67,11 +68,20 @@ void sa_futex_event(struct sa_model *m, const struct sa_event *e)
 		on_wait(m, e, o, oi);
 	} else if (e->id == SA_EV_futex_wake) {
 		int64_t req = sa_ev_i(e, "requested"), woken = sa_ev_i(e, "woken");
+		uint32_t ti;
+		struct sa_thread *t = sa_model_thread(m, e, &ti);
 		o->fx_wakes++;
-		if (woken <= 0)
+		if (t)
+			t->fx_wakes++;
+		if (woken <= 0) {
 			o->fx_wasted++;
-		else
+			if (t)
+				t->fx_wasted++;
+		} else {
 			o->fx_woken += (uint64_t)woken;
+			if (t)
+				t->fx_woke += (uint64_t)woken;
+		}
 		if (req > 1)
 			sa_dist_add(&o->herd, woken > 0 ? (uint64_t)woken : 0);
 	} else if (e->id == SA_EV_futex_requeue) {

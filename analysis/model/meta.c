@@ -1,4 +1,5 @@
 /* synctrace_meta: format version, trace level and spin settings per process. */
+#include "sa_config.h"
 #include "sa_model.h"
 
 void sa_meta_event(struct sa_model *m, const struct sa_event *e)
@@ -19,6 +20,12 @@ void sa_meta_event(struct sa_model *m, const struct sa_event *e)
 			m->newer_major = p->fmt_major;
 			m->newer_vpid = p->vpid;
 		}
+#if SA_HAVE_EV_meta_config
+	} else if (e->id == SA_EV_meta_config) {
+		p->have_config = 1;
+		p->sem_max_mode = (int)sa_ev_i(e, "sem_max_mode");
+		p->sem_max = (int)sa_ev_i(e, "sem_max");
+#endif
 	} else if (e->id == SA_EV_meta_stop) {
 		p->stopped = 1;
 	}

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sa_config.h"
 #include "sa_model.h"
 #include "sa_symbols.h"
 
@@ -46,6 +47,9 @@ struct sa_model *sa_model_new(void)
 	if (m) {
 		m->first_ts = INT64_MAX;
 		m->last_ts = INT64_MIN;
+#if SA_HAVE_EV_work_done
+		m->work_id = SA_EV_work_done;
+#endif
 	}
 	return m;
 }
@@ -64,6 +68,8 @@ void sa_model_free(struct sa_model *m)
 	for (unsigned i = 0; i < m->ntraces; i++)
 		free(m->trace_names[i]);
 	free(m->trace_names);
+	free(m->work_name);
+	free(m->work_field);
 	free(m->procs);
 	free(m->threads);
 	free(m->objs);
@@ -279,6 +285,50 @@ int sa_model_observe(struct sa_model *m,
 	return 0;
 }
 
+int sa_model_set_work_event(struct sa_model *m, const char *spec)
+{
+	const char *slash = strchr(spec, '/'), *colon = strchr(spec, ':');
+	size_t len = slash ? (size_t)(slash - spec) : strlen(spec);
+	if (!colon || colon > spec + len || colon == spec || colon + 1 == spec + len ||
+	    (slash && !slash[1]))
+		return -1;
+	char *name = strndup(spec, len), *field = slash ? strdup(slash + 1) : NULL;
+	if (!name || (slash && !field)) {
+		free(name);
+		free(field);
+		return -1;
+	}
+	enum sa_event_id id = sa_event_lookup(name);
+	if ((id == SA_EV_UNKNOWN && !strncmp(name, "synctrace_", 10)) || !m) {
+		free(name);
+		free(field);
+		return id == SA_EV_UNKNOWN && !strncmp(spec, "synctrace_", 10) ? -1 : 0;
+	}
+	free(m->work_name);
+	free(m->work_field);
+	m->work_name = name;
+	m->work_field = field;
+	m->work_id = id;
+	return 0;
+}
+
+const char *sa_model_work_name(const struct sa_model *m)
+{
+	return m->work_name ? m->work_name : "synctrace_work:done";
+}
+
+/* One occurrence of the --work-event. */
+static void work_event(struct sa_model *m, const struct sa_event *e, uint32_t pi, uint32_t ti)
+{
+	int64_t v = 1;
+	if (m->work_field && (!sa_ev_get(e, m->work_field, &v) || v < 0))
+		v = 0;
+	m->procs[pi].units += (uint64_t)v;
+	m->procs[pi].unit_events++;
+	m->threads[ti].units += (uint64_t)v;
+	m->threads[ti].unit_events++;
+}
+
 void sa_model_name_trace(struct sa_model *m, unsigned i, const char *name)
 {
 	if (i >= m->ntraces) {
@@ -348,6 +398,13 @@ int sa_model_feed(struct sa_model *m, const struct sa_event *e)
 		m->last_ts = e->ts;
 	if (id == SA_EV_UNKNOWN) {
 		count_other(m, e->name);
+		/* A foreign event as the unit of work (--work-event). */
+		if (m->work_name && m->work_id == SA_EV_UNKNOWN && e->name &&
+		    !strcmp(e->name, m->work_name)) {
+			uint32_t wpi, wti;
+			if (sa_model_proc(m, e, &wpi) && sa_model_thread(m, e, &wti))
+				work_event(m, e, wpi, wti);
+		}
 		return 0;
 	}
 
@@ -391,6 +448,8 @@ int sa_model_feed(struct sa_model *m, const struct sa_event *e)
 		return -1;
 	if (dispatch[id])
 		dispatch[id](m, e);
+	if (m->work_name && id == m->work_id)
+		work_event(m, e, pi, ti);
 	/* Wake-then-block (futex.c): any event of a family (not the futex or
 	 * spin layer) by the woken thread on the object it was woken from means
 	 * it got past that object. */

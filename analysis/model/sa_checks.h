@@ -21,7 +21,10 @@
  *                      edge A→B when a thread acquired mutex B while
  *                      holding A. Holds come from mutex:released's hold_ns
  *                      (the acquisition was hold_ns earlier) and
- *                      mutex:acquired (contended). */
+ *                      mutex:acquired (contended).
+ *   sem_over_max       sem:misuse (only with SYNCTRACE_SEM_MAX, recorded in
+ *                      meta:config): a post left the count above the
+ *                      semaphore's initial value or the set limit */
 #ifndef SA_CHECKS_H
 #define SA_CHECKS_H
 
@@ -40,6 +43,7 @@ enum sa_check {
 	SA_CHK_USE_DESTROYED,    /* a destroyed mutex used (EINVAL) */
 	SA_CHK_EXIT_HOLDING,     /* a thread ended holding a mutex */
 	SA_CHK_LOCK_ORDER,       /* a cycle in the lock-order graph */
+	SA_CHK_SEM_OVER_MAX,     /* a post left a semaphore above its limit (SYNCTRACE_SEM_MAX) */
 	SA_CHK_N
 };
 const char *sa_check_name(enum sa_check c);
@@ -59,6 +63,7 @@ struct sa_finding {
 	uint32_t obj[SA_CHK_MAXOBJ];      /* object indexes in the model */
 	int32_t tid[SA_CHK_MAXOBJ];
 	uint64_t caller[2 * SA_CHK_MAXOBJ];
+	int64_t value;                    /* sem_over_max: the highest count its sentence gives */
 	char detail[640];
 };
 

@@ -55,6 +55,10 @@ struct sa_proc {
 	int fmt_major, fmt_minor, level, spin_mode, spin_limit;
 	int stopped;         /* synctrace_meta:stop seen */
 	uint32_t nthreads;
+	/* synctrace_meta:config (SYNCTRACE_SEM_MAX): have_config 0 = unknown. */
+	int have_config, sem_max_mode, sem_max;
+	/* Units of work (synctrace_work:done, or the --work-event). */
+	uint64_t units, unit_events;
 };
 
 struct sa_thread {
@@ -75,6 +79,15 @@ struct sa_thread {
 	uint64_t futex_waits, futex_slept_ns, wake_then_block;
 	int woken_valid;     /* woken from a futex wait on woken_obj, not yet past it */
 	uint32_t woken_obj;
+	/* Wakeups this thread issued and received (the Wakes report's per-unit
+	 * table): futex wakes it issued, threads they woke (the kernel's count)
+	 * and those that woke nobody; its futex waits that returned woken;
+	 * condvar waiters its signals released (cond:signal moved); semaphore
+	 * sleepers its posts woke (sem:post with woken >= 0). */
+	uint64_t fx_wakes, fx_woke, fx_wasted, fx_woken;
+	uint64_t cond_wakeups, sem_wakeups;
+	/* Units of work it declared. */
+	uint64_t units, unit_events;
 };
 
 struct sa_object {
@@ -143,6 +156,11 @@ struct sa_model {
 	int32_t c_vpid, c_vtid;
 	uint32_t c_pi, c_ti, c_oi;
 	uint64_t c_addr;
+	/* The unit of work: synctrace_work:done's `units` by default; else
+	 * sa_model_set_work_event's event (ours by id, a foreign one by name),
+	 * one unit per event or its integer field work_field. */
+	enum sa_event_id work_id;     /* SA_EV_UNKNOWN: a foreign event, work_name */
+	char *work_name, *work_field; /* NULL: the default */
 	/* Trace names, by index (for messages). */
 	char **trace_names;
 	unsigned ntraces;
@@ -159,8 +177,9 @@ struct sa_model {
 	unsigned nobservers;
 };
 
-/* The trace format this model understands (tracepoints/st_probes.h). */
-#define SA_FORMAT_MAJOR 1
+/* The newest trace format this model understands (tracepoints/st_probes.h);
+ * it reads the older ones too (1: mutex:released had hold_ns, not acq_ts). */
+#define SA_FORMAT_MAJOR 2
 
 struct sa_model *sa_model_new(void);
 void sa_model_free(struct sa_model *m);
@@ -179,6 +198,15 @@ int sa_model_observe(struct sa_model *m,
 		     void (*fn)(void *ctx, struct sa_model *m, const struct sa_event *e,
 				uint32_t pi, uint32_t ti),
 		     void *ctx);
+
+/* The unit of work for the Wakes report: "PROVIDER:EVENT" (one unit per
+ * event) or "PROVIDER:EVENT/FIELD" (its integer field's value), any event
+ * in the trace, ours or the program's own; replaces synctrace_work:done.
+ * Call before feeding. 0, or -1 (a synctrace_ name this build does not
+ * know, or no ':'). m NULL: only check spec. */
+int sa_model_set_work_event(struct sa_model *m, const char *spec);
+/* The unit's name for reports ("synctrace_work:done" by default). */
+const char *sa_model_work_name(const struct sa_model *m);
 
 /* Name trace index i (kept for messages and the summary). */
 void sa_model_name_trace(struct sa_model *m, unsigned i, const char *name);

@@ -23,6 +23,10 @@ struct sa_sem {
 	struct sa_dist wait;  /* wait_ns of acquisitions that waited (how 1, 2) */
 	uint64_t timeout_wait_ns;
 	int destroy_nwaiters; /* misuse: destroyed with sleepers */
+	/* SYNCTRACE_SEM_MAX: posts that left the count above the limit
+	 * (sem:misuse), the highest such count and its limit. */
+	uint64_t over_limit;
+	int over_value, over_limit_value;
 };
 
 #endif

@@ -1,6 +1,7 @@
 /* synctrace_sem: per-semaphore waits, posts and the wakes they issue. */
 #include <stdlib.h>
 
+#include "sa_config.h"
 #include "sa_model.h"
 #include "sa_sem.h"
 
@@ -54,6 +55,7 @@ void sa_sem_event(struct sa_model *m, const struct sa_event *e)
 			s->overflows++;
 		v = sa_ev_i(e, "woken");
 		if (v >= 0) {
+			m->threads[ti].sem_wakeups++; /* handed a token to a registered sleeper */
 			s->post_wakes++;
 			if (v == 0)
 				s->post_wasted++;
@@ -90,6 +92,16 @@ void sa_sem_event(struct sa_model *m, const struct sa_event *e)
 	case SA_EV_sem_trywait_failed:
 		s->trywait_failed++;
 		break;
+#if SA_HAVE_EV_sem_misuse
+	case SA_EV_sem_misuse:
+		s->over_limit++;
+		v = sa_ev_i(e, "value");
+		if (s->over_limit == 1 || v > s->over_value) {
+			s->over_value = (int)v;
+			s->over_limit_value = (int)sa_ev_i(e, "limit");
+		}
+		break;
+#endif
 	default:
 		break;
 	}

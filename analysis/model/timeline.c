@@ -213,6 +213,12 @@ static void observe(void *ctx, struct sa_model *m, const struct sa_event *e, uin
 #if SA_HAVE_EV_rwlock_acquired
 		    e->id == SA_EV_rwlock_acquired || e->id == SA_EV_rwlock_timeout ||
 #endif
+#if SA_HAVE_EV_barrier_departure
+		    e->id == SA_EV_barrier_departure ||
+#endif
+#if SA_HAVE_EV_once_waited
+		    e->id == SA_EV_once_waited ||
+#endif
 		    e->id == SA_EV_mutex_timeout) {
 			v = sa_ev_i(e, "wait_ns");
 			if (v > 0)

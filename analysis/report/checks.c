@@ -77,6 +77,7 @@ void sa_checks_build(const struct sa_model *m, const struct sa_report_opts *o,
 					     sizeof(cols) / sizeof(cols[0]));
 	if (!t)
 		return;
+	t->minor = 1;
 	char buf[1024];
 	for (uint32_t i = 0; i < c->nfindings; i++) {
 		const struct sa_finding *f = &c->findings[i];
@@ -109,8 +110,46 @@ void sa_checks_build(const struct sa_model *m, const struct sa_report_opts *o,
 		sa_table_note(t, "all processes recorded at the full level: exit_holding and "
 				 "lock_order checked");
 	sa_table_note(t, "lock_order ignores edges into trylock acquisitions (traces "
-			 "without released.acq_how count them too); SYNCTRACE_SEM_MAX is not "
-			 "checked (the trace does not carry it)");
+			 "without released.acq_how count them too)");
+	/* sem_over_max runs where the program asked (SYNCTRACE_SEM_MAX, in
+	 * meta:config); say where, and where it was off or unknown. */
+	unsigned sm_on = 0, sm_off = 0, sm_unknown = 0;
+	char on[256] = "";
+	size_t off = 0;
+	for (uint32_t p = 0; p < m->nprocs; p++) {
+		const struct sa_proc *pr = &m->procs[p];
+		if (!pr->have_config) {
+			sm_unknown++;
+		} else if (!pr->sem_max_mode) {
+			sm_off++;
+		} else {
+			sm_on++;
+			char v[32];
+			if (pr->sem_max_mode == 1)
+				snprintf(v, sizeof(v), "init");
+			else if (pr->sem_max_mode == 2)
+				snprintf(v, sizeof(v), "%d", pr->sem_max);
+			else
+				snprintf(v, sizeof(v), "init:%d", pr->sem_max);
+			int w = off < sizeof(on) ? snprintf(on + off, sizeof(on) - off, "%s%d=%s",
+							    off ? ", " : "", (int)pr->vpid, v) : -1;
+			if (w > 0)
+				off += (size_t)w;
+		}
+	}
+	if (sm_on)
+		sa_table_note(t, "sem_over_max checked in %u process(es) (pid=SYNCTRACE_SEM_MAX: "
+				 "%s%s); not asked for in %u, unknown in %u (traces without "
+				 "synctrace_meta:config)", sm_on, on, off >= sizeof(on) ? "…" : "",
+			      sm_off, sm_unknown);
+	else {
+		int found = 0;
+		for (uint32_t i = 0; i < c->nfindings; i++)
+			found |= c->findings[i].check == SA_CHK_SEM_OVER_MAX;
+		if (!found)
+			sa_table_note(t, "sem_over_max not checked: no process was run with "
+					 "SYNCTRACE_SEM_MAX (init, N or init:N)");
+	}
 	if (c->dropped)
 		sa_table_note(t, "%llu more findings not listed (limit %d)",
 			      (unsigned long long)c->dropped, SA_CHK_MAX_FINDINGS);

@@ -15,6 +15,12 @@
 #if SA_HAVE_spinlock
 #include "sa_spinlock.h"
 #endif
+#if SA_HAVE_barrier
+#include "sa_barrier.h"
+#endif
+#if SA_HAVE_once
+#include "sa_once.h"
+#endif
 
 static const struct sa_col lock_cols[] = {
 	{ "rank", "#", SA_COL_U64 },
@@ -70,6 +76,7 @@ struct row {
 	const char *type;
 	uint64_t key, acq, cont, spin, sleep, timeouts, tryfail, handoffs, misuse, timeout_ns;
 	int first_seen_held;
+	int hold_any_level;  /* holds known at every level (once: the routine's runs) */
 	const struct sa_dist *wait, *hold;
 };
 
@@ -117,7 +124,7 @@ static int sem_row(const struct sa_object *ob, struct row *r)
 	r->timeouts = s->timeouts + s->interrupted;
 	r->timeout_ns = s->timeout_wait_ns;
 	r->tryfail = s->trywait_failed;
-	r->misuse = s->destroy_nwaiters > 0;
+	r->misuse = (s->destroy_nwaiters > 0) + s->over_limit; /* + SYNCTRACE_SEM_MAX findings */
 	r->wait = &s->wait;
 	return 1;
 }
@@ -156,6 +163,42 @@ static int spinlock_row(const struct sa_object *ob, struct row *r)
 }
 #endif
 
+#if SA_HAVE_barrier
+/* Barriers: a pass per thread and round (the waiters' arrivals and the
+ * last arriver's release); contended: the waiters; after sleeping: those
+ * the kernel woke (released.woken), the rest left while spinning; wait:
+ * the waiters' time in pthread_barrier_wait; misuse: destroy with EBUSY. */
+static int barrier_row(const struct sa_object *ob, struct row *r)
+{
+	const struct sa_barrier *b = ob->ext;
+	r->type = "barrier";
+	r->acq = b->waits + b->rounds;
+	r->cont = b->waits;
+	r->sleep = b->woken < b->waits ? b->woken : b->waits;
+	r->spin = b->waits - r->sleep;
+	r->misuse = b->destroy_busy;
+	r->wait = &b->wait;
+	return 1;
+}
+#endif
+
+#if SA_HAVE_once
+/* Once objects: calls that did not find the routine done (runs and waits);
+ * contended: the callers that slept while it ran; holds: the routine's
+ * runs (at every level). */
+static int once_row(const struct sa_object *ob, struct row *r)
+{
+	const struct sa_once *x = ob->ext;
+	r->type = "once";
+	r->acq = x->runs + x->waits;
+	r->cont = r->sleep = x->waits;
+	r->wait = &x->wait;
+	r->hold = &x->run;
+	r->hold_any_level = 1;
+	return 1;
+}
+#endif
+
 static int lock_row(const struct sa_object *ob, uint32_t i, struct row *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -175,6 +218,14 @@ static int lock_row(const struct sa_object *ob, uint32_t i, struct row *r)
 #if SA_HAVE_spinlock
 	if (ob->type == SA_OBJ_SPIN)
 		return spinlock_row(ob, r);
+#endif
+#if SA_HAVE_barrier
+	if (ob->type == SA_OBJ_BARRIER)
+		return barrier_row(ob, r);
+#endif
+#if SA_HAVE_once
+	if (ob->type == SA_OBJ_ONCE)
+		return once_row(ob, r);
 #endif
 	return 0;
 }
@@ -228,6 +279,8 @@ void sa_contention_build(const struct sa_model *m, const struct sa_report_opts *
 		full |= lfull;
 		sa_set_u(&c[0], i + 1);
 		sa_cell_str(&c[1], w->type);
+		if (ob->type == SA_OBJ_BARRIER || ob->type == SA_OBJ_ONCE)
+			t->minor = 2; /* rows of these types: schema 1.2 */
 		sa_set_i(&c[2], m->procs[ob->proc].vpid);
 		sa_cell_str(&c[3], sa_proc_name(m, ob->proc));
 		sa_set_u(&c[4], ob->addr);
@@ -250,7 +303,7 @@ void sa_contention_build(const struct sa_model *m, const struct sa_report_opts *
 			sa_set_u(&c[18], sa_dist_pct(w->wait, 0.99));
 			sa_set_u(&c[19], w->wait->max);
 		}
-		if (lfull && w->hold) {
+		if ((lfull || w->hold_any_level) && w->hold) {
 			sa_set_u(&c[20], w->hold->n);
 			sa_set_u(&c[21], w->hold->sum);
 			if (w->hold->n) {
@@ -271,7 +324,7 @@ void sa_contention_build(const struct sa_model *m, const struct sa_report_opts *
 		sa_table_note(t, "%u of %u locks shown (--top)", t->nrows, n);
 	if (!full)
 		sa_table_note(t, "hold times need a trace recorded at the full level");
-	sa_table_note(t, "mutex acquisitions come from the mutexes' own counters; semaphore, rwlock and spinlock ones are acquired events (at contention level only those that waited: lower bounds); rwlock waits: the side that waited more; percentiles "
+	sa_table_note(t, "mutex acquisitions come from the mutexes' own counters; semaphore, rwlock and spinlock ones are acquired events (at contention level only those that waited: lower bounds); rwlock waits: the side that waited more; barrier: passes (threads × rounds), contended = waiters, wait = their time in pthread_barrier_wait; once: calls that found the routine not done, contended = callers that slept, holds = the routine's runs; percentiles "
 		      "are exact up to %d waits per lock, then within 12.5 %%", SA_DIST_EXACT);
 	free(rows);
 

@@ -86,14 +86,19 @@ int sa_report_render(const struct sa_model *m, const struct sa_report_opts *o, F
 	sa_wakes_build(m, o, &r);
 	sa_races_build(m, o, &r);
 	sa_spin_build(m, o, &r);
+	sa_barriers_build(m, o, &r);
 	sa_checks_build(m, o, &r);
 	sa_stacks_build(m, o, &r); /* analysis/symbols: only with call stacks */
 
 	int lower = sa_lower_bounds(m);
+	unsigned minor = 0;
+	for (unsigned i = 0; i < r.n; i++)
+		if (r.tables[i]->minor > minor)
+			minor = r.tables[i]->minor;
 	switch (o->format) {
 	case SA_FMT_JSON:
-		fprintf(out, "{\"schema\": \"synctrace-report\", \"version\": \"%d.%d\",\n",
-			SA_SCHEMA_MAJOR, o->checks ? SA_SCHEMA_MINOR : 0);
+		fprintf(out, "{\"schema\": \"synctrace-report\", \"version\": \"%d.%u\",\n",
+			SA_SCHEMA_MAJOR, minor);
 		fprintf(out, " \"partial\": %s, \"lower_bounds\": %s,\n \"messages\": [",
 			o->partial ? "true" : "false", lower ? "true" : "false");
 		for (unsigned i = 0; i < o->nmessages; i++) {

@@ -12,7 +12,11 @@
 /* The JSON document's schema version: bump the major when a key changes
  * meaning or disappears, the minor when keys or tables are added. */
 #define SA_SCHEMA_MAJOR 1
-#define SA_SCHEMA_MINOR 1 /* 1.1: checks.findings; documents without it say 1.0 */
+/* A document says the lowest version that has everything it holds (each
+ * table's `minor`): 1.0 when it has nothing added since. 1.1: the table
+ * checks.findings. 1.2: barriers.objects, barriers.threads, once.objects,
+ * rows of type barrier and once, wakes.work, wakes.work_threads. */
+#define SA_SCHEMA_MINOR 2
 
 enum sa_sort { SA_SORT_WAIT, SA_SORT_CONTENDED, SA_SORT_ACQUISITIONS, SA_SORT_HOLD };
 
@@ -51,6 +55,10 @@ void sa_spin_build(const struct sa_model *m, const struct sa_report_opts *o,
 		   struct sa_report *r);
 void sa_checks_build(const struct sa_model *m, const struct sa_report_opts *o,
 		     struct sa_report *r);
+/* barriers.objects, barriers.threads, once.objects (only when the trace
+ * has such objects). */
+void sa_barriers_build(const struct sa_model *m, const struct sa_report_opts *o,
+		       struct sa_report *r);
 
 /* The HTML document (html.c) of the tables in r, with SVG charts. */
 void sa_html_render(const struct sa_model *m, const struct sa_report_opts *o,

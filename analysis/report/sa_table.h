@@ -46,6 +46,7 @@ struct sa_table {
 	unsigned nrows, caprows;
 	char **notes;          /* lines printed under the table (JSON "notes") */
 	unsigned nnotes;
+	unsigned minor;        /* the JSON schema minor its content needs (0: 1.0) */
 };
 
 /* Sorting rows: an object's index and its key, largest key first (ties by

@@ -95,7 +95,9 @@ static void cell_text(const struct sa_col *col, const struct sa_cell *x, char *b
 	case SA_COL_I64: snprintf(buf, n, "%lld", (long long)x->i); break;
 	case SA_COL_HEX: snprintf(buf, n, "0x%llx", (unsigned long long)x->u); break;
 	case SA_COL_PCT: snprintf(buf, n, "%.2f%%", x->f * 100.0); break;
-	case SA_COL_F64: snprintf(buf, n, "%.3f", x->f); break;
+	case SA_COL_F64: /* 3 decimals; 3 significant digits below 1 (0.0004 stays visible) */
+		snprintf(buf, n, x->f == 0 || x->f >= 1 || x->f <= -1 ? "%.3f" : "%.3g", x->f);
+		break;
 	case SA_COL_BOOL: snprintf(buf, n, "%s", x->u ? "yes" : "no"); break;
 	case SA_COL_HIST: {
 		size_t off = 0;
@@ -194,6 +196,8 @@ void sa_table_csv(const struct sa_table *t, FILE *out)
 				continue;
 			if (t->cols[c].type == SA_COL_PCT)
 				snprintf(buf, sizeof(buf), "%.6f", x->f);
+			else if (t->cols[c].type == SA_COL_F64)
+				snprintf(buf, sizeof(buf), "%.6g", x->f); /* as JSON */
 			else if (t->cols[c].type == SA_COL_BOOL)
 				snprintf(buf, sizeof(buf), "%s", x->u ? "true" : "false");
 			else

@@ -44,7 +44,146 @@ static const struct sa_col total_cols[] = {
 	{ "slept_ns", "slept (ns)", SA_COL_U64 },
 };
 
+/* Wakeups per unit of work (synctrace_work:done, or --work-event): per
+ * process, and per thread of those processes. */
+static const struct sa_col work_cols[] = {
+	{ "vpid", "pid", SA_COL_I64 },
+	{ "procname", "process", SA_COL_STR },
+	{ "unit", "unit", SA_COL_STR },
+	{ "unit_events", "events", SA_COL_U64 },
+	{ "units", "units", SA_COL_U64 },
+	{ "futex_wakes", "wakes", SA_COL_U64 },
+	{ "threads_woken", "woken", SA_COL_U64 },
+	{ "wasted_wakes", "woke nobody", SA_COL_U64 },
+	{ "cond_wakeups", "cond wakeups", SA_COL_U64 },
+	{ "sem_wakeups", "sem wakeups", SA_COL_U64 },
+	{ "futex_wakes_per_unit", "wakes/unit", SA_COL_F64 },
+	{ "threads_woken_per_unit", "woken/unit", SA_COL_F64 },
+	{ "wasted_wakes_per_unit", "nobody/unit", SA_COL_F64 },
+	{ "cond_wakeups_per_unit", "cond/unit", SA_COL_F64 },
+	{ "sem_wakeups_per_unit", "sem/unit", SA_COL_F64 },
+};
+
+static const struct sa_col work_thread_cols[] = {
+	{ "vpid", "pid", SA_COL_I64 },
+	{ "vtid", "tid", SA_COL_I64 },
+	{ "name", "name", SA_COL_STR },
+	{ "units", "units", SA_COL_U64 },
+	{ "woken", "was woken", SA_COL_U64 },
+	{ "woken_per_unit", "was woken/unit", SA_COL_F64 },
+	{ "futex_wakes", "wakes", SA_COL_U64 },
+	{ "threads_woken", "woke", SA_COL_U64 },
+	{ "wasted_wakes", "woke nobody", SA_COL_U64 },
+	{ "cond_wakeups", "cond wakeups", SA_COL_U64 },
+	{ "sem_wakeups", "sem wakeups", SA_COL_U64 },
+	{ "threads_woken_per_unit", "woke/unit", SA_COL_F64 },
+};
+
 #define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static void per_unit(struct sa_cell *c, uint64_t v, uint64_t units)
+{
+	if (units)
+		sa_set_f(c, (double)v / (double)units);
+}
+
+static void work_tables(const struct sa_model *m, const struct sa_report_opts *o,
+			struct sa_report *r)
+{
+	uint32_t nprocs = 0;
+	for (uint32_t p = 0; p < m->nprocs; p++)
+		nprocs += m->procs[p].unit_events > 0;
+	if (!nprocs && !m->work_name)
+		return; /* the workload declared no unit */
+	struct sa_table *t = sa_report_table(r, "wakes.work", "Wakeups per unit of work",
+					     work_cols, N(work_cols));
+	struct sa_table *tt = sa_report_table(r, "wakes.work_threads",
+					      "Wakeups per unit of work, per thread",
+					      work_thread_cols, N(work_thread_cols));
+	if (!t || !tt)
+		return;
+	t->minor = tt->minor = 2;
+	const char *unit = sa_model_work_name(m);
+	uint64_t all_units = 0, all_woken = 0;
+	for (uint32_t p = 0; p < m->nprocs; p++) {
+		const struct sa_proc *pr = &m->procs[p];
+		if (!pr->unit_events)
+			continue;
+		uint64_t wakes = 0, woke = 0, wasted = 0, cw = 0, sw = 0;
+		for (uint32_t i = 0; i < m->nthreads; i++) {
+			const struct sa_thread *th = &m->threads[i];
+			if (th->proc != p)
+				continue;
+			wakes += th->fx_wakes;
+			woke += th->fx_woke;
+			wasted += th->fx_wasted;
+			cw += th->cond_wakeups;
+			sw += th->sem_wakeups;
+		}
+		all_units += pr->units;
+		all_woken += woke;
+		struct sa_cell *c = sa_table_row(t);
+		if (!c)
+			return;
+		sa_set_i(&c[0], pr->vpid);
+		sa_cell_str(&c[1], pr->procname);
+		sa_cell_str(&c[2], unit);
+		sa_set_u(&c[3], pr->unit_events);
+		sa_set_u(&c[4], pr->units);
+		sa_set_u(&c[5], wakes);
+		sa_set_u(&c[6], woke);
+		sa_set_u(&c[7], wasted);
+		sa_set_u(&c[8], cw);
+		sa_set_u(&c[9], sw);
+		per_unit(&c[10], wakes, pr->units);
+		per_unit(&c[11], woke, pr->units);
+		per_unit(&c[12], wasted, pr->units);
+		per_unit(&c[13], cw, pr->units);
+		per_unit(&c[14], sw, pr->units);
+
+		unsigned shown = 0;
+		for (uint32_t i = 0; i < m->nthreads; i++) {
+			const struct sa_thread *th = &m->threads[i];
+			if (th->proc != p || (!th->units && !th->fx_woken && !th->fx_wakes &&
+					      !th->cond_wakeups && !th->sem_wakeups))
+				continue;
+			if (o->top && shown >= o->top)
+				break;
+			struct sa_cell *d = sa_table_row(tt);
+			if (!d)
+				return;
+			shown++;
+			sa_set_i(&d[0], pr->vpid);
+			sa_set_i(&d[1], th->vtid);
+			sa_cell_str(&d[2], th->procname);
+			sa_set_u(&d[3], th->units);
+			sa_set_u(&d[4], th->fx_woken);
+			per_unit(&d[5], th->fx_woken, th->units);
+			sa_set_u(&d[6], th->fx_wakes);
+			sa_set_u(&d[7], th->fx_woke);
+			sa_set_u(&d[8], th->fx_wasted);
+			sa_set_u(&d[9], th->cond_wakeups);
+			sa_set_u(&d[10], th->sem_wakeups);
+			per_unit(&d[11], th->fx_woke, th->units);
+		}
+	}
+	if (!nprocs)
+		sa_table_note(t, "no %s event in the trace: no unit of work", unit);
+	else if (nprocs > 1)
+		sa_table_note(t, "all %u processes: %llu units, %.6g threads woken per unit", nprocs,
+			      (unsigned long long)all_units,
+			      all_units ? (double)all_woken / (double)all_units : 0.0);
+	sa_table_note(t, "unit: %s%s; wakes: futex wakes issued, woken: threads the kernel "
+		      "says they woke, cond wakeups: condvar waiters released by signals and "
+		      "broadcasts (cond:signal moved), sem wakeups: posts that handed a token to "
+		      "a registered sleeper; each divided by the process's units",
+		      unit, m->work_name ? (m->work_field ? " (its field's value per event)"
+						 : " (one unit per event)")
+					 : " (the units the program declared)");
+	sa_table_note(tt, "was woken: its futex waits that returned woken, per unit it did; "
+		      "wakes, woke, cond and sem wakeups: those it issued; woke/unit: threads "
+		      "its wakes woke per unit it did");
+}
 
 /* Wait returns of 0 beyond what wakes and requeues on the object account
  * for: a lower bound (a requeued waiter is woken through another word). */
@@ -154,4 +293,5 @@ void sa_wakes_build(const struct sa_model *m, const struct sa_report_opts *o,
 	if (n > t->nrows)
 		sa_table_note(t, "%u of %u objects shown (--top)", t->nrows, n);
 	free(rows);
+	work_tables(m, o, r);
 }

@@ -10,6 +10,8 @@ _Static_assert(__builtin_offsetof(struct st_sem, value) == 0 &&
 	       __builtin_offsetof(struct st_sem, nwaiters) == 4 &&
 	       __builtin_offsetof(struct st_sem, private) == 8,
 	       "glibc's new_sem of 64-bit targets: value, nwaiters, private");
+_Static_assert(__builtin_offsetof(struct st_sem, initial) == 20 &&
+	       SEM_VALUE_MAX < ST_SEM_INITIAL_KNOWN, "initial: sem_t padding, 31-bit values");
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && sizeof(void *) == 8,
 	       "value is data's low half only on 64-bit little-endian targets");
 
@@ -20,6 +22,7 @@ int st_sem_init(struct st_sem *s, int pshared, unsigned value, const void *calle
 	memset(s, 0, sizeof(*s));
 	s->data = value;
 	s->private = pshared ? ST_SEM_SHARED : 0;
+	s->initial = value | ST_SEM_INITIAL_KNOWN; /* SYNCTRACE_SEM_MAX=init (post.c) */
 	st_set_caller(caller);
 	ST_TRACE(sem, init, s, caller, (int)value, pshared != 0);
 	return 0;

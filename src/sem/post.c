@@ -1,10 +1,17 @@
 /* sem_post. The state machine is in sem.h. */
 #include <errno.h>
 
+#include "config.h"
 #include "internal/futex.h"
 #include "sem/sem.h"
 
-int st_sem_post(struct st_sem *s, const void *caller)
+/* `what` of synctrace_sem:misuse (SYNCTRACE_SEM_MAX). */
+enum { ST_SEM_ABOVE_INITIAL = 1, ST_SEM_ABOVE_MAX = 2 };
+
+/* The post. limit < 0: no SYNCTRACE_SEM_MAX check; inlined into both
+ * callers, so the default one (limit -1, a constant) has no trace of it. */
+static inline __attribute__((always_inline)) int post(struct st_sem *s, const void *caller,
+						      int limit, int what)
 {
 	/* Read before the CAS: after it a waiter may have destroyed s. */
 	int shared = s->private != 0;
@@ -33,5 +40,31 @@ int st_sem_post(struct st_sem *s, const void *caller)
 		ST_TRACE_FULL(caller, sem, post, s, caller, 0, (int)st_sem_tokens(d) + 1,
 			      0, -1);
 	}
+	/* The value this post left (the word's, which the woken sleeper has
+	 * not taken from yet) above the limit: after the post event. */
+	if (limit >= 0 && st_sem_tokens(d) + 1 > (uint32_t)limit) {
+		st_set_caller(caller);
+		ST_TRACE(sem, misuse, s, caller, what, (int)st_sem_tokens(d) + 1, limit);
+	}
 	return 0;
+}
+
+/* SYNCTRACE_SEM_MAX is on: the limit, read before the CAS like `private`. */
+static __attribute__((noinline)) int post_checked(struct st_sem *s, const void *caller)
+{
+	unsigned initial = s->initial;
+	int limit = -1, what = 0;
+	if ((st_sem_max_mode & ST_SEM_MAX_INIT) && (initial & ST_SEM_INITIAL_KNOWN))
+		limit = (int)(initial & ~ST_SEM_INITIAL_KNOWN), what = ST_SEM_ABOVE_INITIAL;
+	else if (st_sem_max_mode & ST_SEM_MAX_FIXED)
+		limit = st_sem_max, what = ST_SEM_ABOVE_MAX;
+	return post(s, caller, limit, what);
+}
+
+int st_sem_post(struct st_sem *s, const void *caller)
+{
+	/* The only cost of the check when it is off: this predictable branch. */
+	if (st_unlikely(st_sem_max_mode != ST_SEM_MAX_OFF))
+		return post_checked(s, caller);
+	return post(s, caller, -1, 0);
 }

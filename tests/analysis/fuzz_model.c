@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sa_checks.h"
 #include "sa_model.h"
 #include "sa_report.h"
 
@@ -17,6 +18,8 @@ static const char *const names[] = {
 	"outcome", "mode", "spin_ns", "format_major", "format_minor", "level", "kind",
 	"what", "owner", "cond", "reason", "waited_ns", "broadcast", "moved", "timed",
 	"spurious", "relock_ns", "value", "nwaiters", "cancelled", "bogus",
+	"round", "count", "arrived", "run_ns", "routine", "units", "limit", "sem_max_mode",
+	"sem_max", "result",
 };
 #define NNAMES (sizeof(names) / sizeof(names[0]))
 
@@ -49,6 +52,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int64_t ts = 0;
 	if (!m)
 		return 0;
+	/* Some inputs pick a unit of work (--work-event) and run the checks. */
+	struct sa_checks *chk = size && (data[0] & 4) ? sa_checks_attach(m) : NULL;
+	if (size && (data[0] & 3) == 1)
+		sa_model_set_work_event(m, "foreign:event/units");
+	else if (size && (data[0] & 3) == 2)
+		sa_model_set_work_event(m, "synctrace_sem:post");
 	while (in.n) {
 		struct sa_event e;
 		memset(&e, 0, sizeof(e));
@@ -76,11 +85,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *out = fopen("/dev/null", "w");
 	if (out) {
 		for (int f = SA_FMT_TEXT; f <= SA_FMT_CSV; f++) {
-			struct sa_report_opts o = { .format = (enum sa_format)f, .sort = f, .top = f };
+			struct sa_report_opts o = { .format = (enum sa_format)f, .sort = f, .top = f,
+						    .checks = chk };
 			sa_report_render(m, &o, out);
 		}
 		fclose(out);
 	}
+	sa_checks_free(chk);
 	sa_model_free(m);
 	return 0;
 }

@@ -10,10 +10,13 @@
 #include <string.h>
 
 #include "check.h"
+#include "sa_barrier.h"
 #include "sa_cond.h"
 #include "sa_model.h"
+#include "sa_once.h"
 #include "sa_mutex.h"
 #include "sa_report.h"
+#include "sa_sem.h"
 
 static struct sa_model *m;
 
@@ -508,6 +511,383 @@ static void other_locks(void)
 	CHECK_EQ(m->threads[1].timeouts, 1);
 }
 
+/* A report of the model as a string (free it). */
+static char *render(enum sa_format fmt, unsigned top)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct sa_report_opts o = { .format = fmt, .sort = SA_SORT_WAIT, .top = top };
+	CHECK(f);
+	sa_report_render(m, &o, f);
+	fclose(f);
+	return buf;
+}
+
+#define BAR 0x3000
+/* Barrier of 3 (threads 11, 12, 13): round 0, 11 and 12 wait, 13 releases;
+ * round 1, 11 and 13 wait, 12 releases, 13's departure of round 1 comes
+ * after round 2 began (rounds overlap); round 2, 12 and 13 wait, 11
+ * releases, and 13 departs before 11's released event (its wake came
+ * first): the release is then that departure. Every wait for the last,
+ * every wakeup and spread is exact. */
+static void barrier_rounds(void)
+{
+	START(1, 1, 1);
+	feed(SA_EV_barrier_init, 2, 1, 11, "obj", I(BAR), "caller", I(0x401), "count", I(3),
+	     "pshared", I(0), NULL);
+#define ARR(ts, tid, r, k) \
+	feed(SA_EV_barrier_arrival, ts, 1, tid, "obj", I(BAR), "caller", I(0x402), "round", I(r), \
+	     "arrived", I(k), "count", I(3), NULL)
+#define REL(ts, tid, r, w) \
+	feed(SA_EV_barrier_released, ts, 1, tid, "obj", I(BAR), "caller", I(0x402), "round", I(r), \
+	     "count", I(3), "woken", I(w), NULL)
+#define DEP(ts, tid, r, ns) \
+	feed(SA_EV_barrier_departure, ts, 1, tid, "obj", I(BAR), "caller", I(0x402), "round", I(r), \
+	     "wait_ns", I(ns), NULL)
+	ARR(100, 11, 0, 1);
+	ARR(130, 12, 0, 2);
+	REL(200, 13, 0, 2);     /* 11 waited 100 for 13, 12 waited 70 */
+	DEP(210, 11, 0, 115);
+	DEP(220, 12, 0, 95);
+	ARR(300, 11, 1, 1);
+	ARR(310, 13, 1, 2);
+	REL(400, 12, 1, 1);     /* 11: 100, 13: 90 */
+	DEP(405, 11, 1, 106);
+	ARR(420, 12, 2, 1);     /* round 2 begins before 13 left round 1 */
+	DEP(430, 13, 1, 121);
+	ARR(440, 13, 2, 2);
+	DEP(495, 13, 2, 57);    /* round 2 was released by 495 */
+	REL(500, 11, 2, 0);     /* 12 waited 75, 13 55 (spinning: woken 0) */
+	DEP(510, 12, 2, 91);
+	feed(SA_EV_barrier_destroy, 600, 1, 12, "obj", I(BAR), "caller", I(0x403), "result",
+	     I(16), "arrived", I(1), NULL);
+	feed(SA_EV_barrier_destroy, 700, 1, 12, "obj", I(BAR), "caller", I(0x403), "result",
+	     I(0), "arrived", I(0), NULL);
+	struct sa_object *o = obj(1, BAR, 0);
+	CHECK(o && o->type == SA_OBJ_BARRIER);
+	struct sa_barrier *b = o->ext;
+	CHECK_EQ(b->count, 3);
+	CHECK_EQ(b->rounds, 3);
+	CHECK_EQ(b->waits, 6);
+	CHECK_EQ(b->departures, 6);
+	CHECK_EQ(b->woken, 3);
+	CHECK_EQ(b->destroy_busy, 1);
+	CHECK_EQ(o->destroyed, 1);
+	CHECK_EQ(b->wait.sum, 115 + 95 + 106 + 121 + 57 + 91);
+	CHECK_EQ(b->wait_last.n, 6);
+	CHECK_EQ(b->wait_last.sum, 100 + 70 + 100 + 90 + 75 + 55);
+	CHECK_EQ(b->wakeup.sum, 10 + 20 + 5 + 30 + 0 + 15);
+	CHECK_EQ(b->spread.n, 3);
+	CHECK_EQ(b->spread.sum, 100 + 100 + 75);
+	CHECK_EQ(b->nth, 3);
+	/* Per thread: 13 made 11 and 12 wait 170; 12 made 11 and 13 wait 190;
+	 * 11 made 12 and 13 wait 130. */
+	struct { int tid; uint64_t passes, waits, serial, made, wl; } want[] = {
+		{ 11, 3, 2, 1, 130, 200 }, { 12, 3, 2, 1, 190, 145 }, { 13, 3, 2, 1, 170, 145 },
+	};
+	for (unsigned k = 0; k < 3; k++) {
+		const struct sa_bar_thread *bt = NULL;
+		for (uint32_t i = 0; i < b->nth; i++)
+			if (m->threads[b->th[i].ti].vtid == want[k].tid)
+				bt = &b->th[i];
+		CHECK(bt);
+		CHECK_EQ(bt->passes, want[k].passes);
+		CHECK_EQ(bt->waits, want[k].waits);
+		CHECK_EQ(bt->serial, want[k].serial);
+		CHECK_EQ(bt->released_others, 2);
+		CHECK_EQ(bt->made_wait_ns, want[k].made);
+		CHECK_EQ(bt->wait_last_ns, want[k].wl);
+	}
+	/* Threads' waiting (contention.threads) includes barrier waits. */
+	CHECK_EQ(m->threads[1].wait_ns, 115 + 106); /* tid 11 */
+	char *j = render(SA_FMT_JSON, 0);
+	CHECK(strstr(j, "\"version\": \"1.2\""));
+	CHECK(strstr(j, "{\"vpid\": 1, \"procname\": \"prog\", \"address\": \"0x3000\", "
+			"\"instance\": 0, \"caller\": \"0x401\", \"count\": 3, \"rounds\": 3, "
+			"\"waits\": 6, \"departures\": 6, \"woken\": 3, \"serial_threads\": 3, "
+			"\"top_serial_tid\": 11, \"top_serial_rounds\": 1, \"top_serial_share\": 0.333333, "
+			"\"wait_total_ns\": 585"));
+	CHECK(strstr(j, "\"wait_last_total_ns\": 490, \"wait_last_mean_ns\": 81, "
+			"\"wait_last_max_ns\": 100, \"wakeup_mean_ns\": 13, \"wakeup_max_ns\": 30, "
+			"\"spread_mean_ns\": 91, \"spread_max_ns\": 100, \"destroy_busy\": 1"));
+	CHECK(strstr(j, "{\"vpid\": 1, \"address\": \"0x3000\", \"instance\": 0, \"vtid\": 12, "
+			"\"name\": \"prog\", \"passes\": 3, \"waits\": 2, \"serial\": 1, "
+			"\"serial_share\": 0.333333, \"released_others\": 2, \"wait_ns\": 186, "
+			"\"wait_last_ns\": 145, \"made_wait_ns\": 190}"));
+	/* The barrier in the contention table: 9 passes, 6 waiters, 3 of them
+	 * woken by the kernel, 1 EBUSY destroy. */
+	CHECK(strstr(j, "\"type\": \"barrier\", \"vpid\": 1, \"procname\": \"prog\", "
+			"\"address\": \"0x3000\", \"instance\": 0, \"caller\": \"0x401\", "
+			"\"acquisitions\": 9, \"contended\": 6, \"contended_share\": 0.666667, "
+			"\"after_spin\": 3, \"after_sleep\": 3, \"timeouts\": 0, \"trylock_failed\": 0, "
+			"\"wait_total_ns\": 585"));
+	free(j);
+	char *csv = render(SA_FMT_CSV, 0);
+	CHECK(strstr(csv, "# barriers.objects\nvpid,procname,address,instance,caller,count,rounds,"));
+	CHECK(strstr(csv, "\n1,prog,0x3000,0,0x401,3,3,6,6,3,3,11,1,0.333333,585,"));
+	free(csv);
+	char *txt = render(SA_FMT_TEXT, 0);
+	CHECK(strstr(txt, "\nBarriers\n"));
+	CHECK(strstr(txt, "\nBarrier rounds per thread\n"));
+	free(txt);
+	/* No barrier, no once, no unit: no table of schema 1.2, version 1.0. */
+	sa_model_free(m);
+	m = sa_model_new();
+	START(1, 1, 1);
+	j = render(SA_FMT_JSON, 0);
+	CHECK(strstr(j, "\"version\": \"1.0\""));
+	CHECK(!strstr(j, "barriers.objects") && !strstr(j, "once.objects") &&
+	      !strstr(j, "wakes.work"));
+	free(j);
+}
+
+/* A straggler: thread 22 arrives last in 3 of 4 rounds: the verdict note. */
+static void barrier_straggler(void)
+{
+	START(1, 1, 1);
+	for (int r = 0; r < 4; r++) {
+		int last = r == 3 ? 21 : 22, first = r == 3 ? 22 : 21;
+		int64_t t0 = 1000 * (r + 1);
+		feed(SA_EV_barrier_arrival, t0, 1, first, "obj", I(BAR), "round", I(r), "arrived",
+		     I(1), "count", I(2), NULL);
+		feed(SA_EV_barrier_released, t0 + 500, 1, last, "obj", I(BAR), "round", I(r),
+		     "count", I(2), "woken", I(1), NULL);
+		feed(SA_EV_barrier_departure, t0 + 510, 1, first, "obj", I(BAR), "round", I(r),
+		     "wait_ns", I(505), NULL);
+	}
+	struct sa_barrier *b = obj(1, BAR, 0)->ext;
+	CHECK_EQ(b->count, 2); /* from the events: no init */
+	CHECK_EQ(b->wait_last.sum, 4 * 500);
+	char *txt = render(SA_FMT_TEXT, 0);
+	CHECK(strstr(txt, "note: barrier 0x3000: thread 22 (prog) arrived last in 3 of 4 rounds; "
+			  "the others waited 0.002 ms for it"));
+	free(txt);
+}
+
+#define ONCE 0x5000
+/* A once object: 31 runs the routine and is cancelled while 32 waits; 32
+ * runs it again, 33 waits for that run; 34 finds it done (no event). */
+static void once_runs(void)
+{
+	START(1, 1, 1);
+	feed(SA_EV_once_run, 10, 1, 31, "obj", I(ONCE), "caller", I(0x601), "routine", I(0x7777), NULL);
+	feed(SA_EV_once_wait, 12, 1, 32, "obj", I(ONCE), "caller", I(0x602), NULL);
+	feed(SA_EV_once_finished, 40, 1, 31, "obj", I(ONCE), "caller", I(0x601), "cancelled", I(1),
+	     "woken", I(1), "run_ns", I(30), NULL);
+	feed(SA_EV_once_waited, 41, 1, 32, "obj", I(ONCE), "caller", I(0x602), "wait_ns", I(29), NULL);
+	feed(SA_EV_once_run, 42, 1, 32, "obj", I(ONCE), "caller", I(0x602), "routine", I(0x7777), NULL);
+	feed(SA_EV_once_wait, 43, 1, 33, "obj", I(ONCE), "caller", I(0x603), NULL);
+	feed(SA_EV_once_finished, 100, 1, 32, "obj", I(ONCE), "caller", I(0x602), "cancelled", I(0),
+	     "woken", I(1), "run_ns", I(58), NULL);
+	feed(SA_EV_once_waited, 102, 1, 33, "obj", I(ONCE), "caller", I(0x603), "wait_ns", I(59), NULL);
+	struct sa_object *o = obj(1, ONCE, 0);
+	CHECK(o && o->type == SA_OBJ_ONCE);
+	struct sa_once *x = o->ext;
+	CHECK_EQ(x->runs, 2);
+	CHECK_EQ(x->completed, 1);
+	CHECK_EQ(x->cancelled, 1);
+	CHECK_EQ(x->runner, 32);
+	CHECK_EQ(x->cancelled_runner, 31);
+	CHECK_EQ(x->run_done_ns, 58);
+	CHECK_EQ(x->run.sum, 88);
+	CHECK_EQ(x->waits, 2);
+	CHECK_EQ(x->waited, 2);
+	CHECK_EQ(x->wait.sum, 88);
+	CHECK_EQ(x->max_sleeping, 1);
+	CHECK_EQ(x->woken, 2);
+	CHECK_EQ(x->running, 0);
+	char *j = render(SA_FMT_JSON, 0);
+	CHECK(strstr(j, "\"version\": \"1.2\""));
+	CHECK(strstr(j, "{\"vpid\": 1, \"procname\": \"prog\", \"address\": \"0x5000\", "
+			"\"instance\": 0, \"caller\": \"0x601\", \"routine\": \"0x7777\", "
+			"\"runner\": 32, \"runner_name\": \"prog\", \"run_ns\": 58, \"runs\": 2, "
+			"\"completed\": 1, \"cancelled\": 1, \"cancelled_runner\": 31, "
+			"\"run_total_ns\": 88, \"waits\": 2, \"max_waiting\": 1, "
+			"\"wait_total_ns\": 88, \"wait_mean_ns\": 44, \"wait_max_ns\": 59, "
+			"\"woken\": 2, \"running_at_end\": false}"));
+	/* In the contention table: 4 calls past DONE, 2 slept; holds (the
+	 * routine's runs) even at the contention level. */
+	CHECK(strstr(j, "\"type\": \"once\", \"vpid\": 1, \"procname\": \"prog\", "
+			"\"address\": \"0x5000\", \"instance\": 0, \"caller\": \"0x601\", "
+			"\"acquisitions\": 4, \"contended\": 2, \"contended_share\": 0.5, "
+			"\"after_spin\": 0, \"after_sleep\": 2, \"timeouts\": 0, \"trylock_failed\": 0, "
+			"\"wait_total_ns\": 88, \"wait_mean_ns\": 44, \"wait_p50_ns\": 29, "
+			"\"wait_p90_ns\": 59, \"wait_p99_ns\": 59, \"wait_max_ns\": 59, \"holds\": 2, "
+			"\"hold_total_ns\": 88"));
+	free(j);
+	/* A run that never finished. */
+	feed(SA_EV_once_run, 200, 1, 35, "obj", I(0x5100), "caller", I(0x604), "routine", I(0x7778),
+	     NULL);
+	CHECK_EQ(((struct sa_once *)obj(1, 0x5100, 0)->ext)->running, 1);
+	char *csv = render(SA_FMT_CSV, 0);
+	CHECK(strstr(csv, "\n1,prog,0x5100,0,0x604,0x7778,,,,1,0,0,,0,0,0,0,,,0,true\n"));
+	free(csv);
+}
+
+/* Units of work: 41 and 42 declare units; wakes by 40 (futex), a condvar
+ * signal by 40 that moved 2 waiters, a semaphore post by 42 that woke a
+ * registered sleeper, and 41's futex waits. Ratios per unit, per process
+ * and per thread; a second process. */
+static void work_units(void)
+{
+	START(1, 1, 1);
+	feed(SA_EV_work_done, 10, 1, 41, "caller", I(0x700), "units", I(3), NULL);
+	feed(SA_EV_work_done, 11, 1, 41, "caller", I(0x700), "units", I(2), NULL);
+	feed(SA_EV_work_done, 12, 1, 42, "caller", I(0x701), "units", I(5), NULL);
+	for (int k = 0; k < 4; k++)
+		feed(SA_EV_futex_wake, 20 + k, 1, 40, "obj", I(A), "uaddr", I(A), "requested", I(1),
+		     "woken", I(k < 3 ? 1 : 0), NULL);
+	feed(SA_EV_futex_wake, 30, 1, 40, "obj", I(B), "uaddr", I(B), "requested", I(8),
+	     "woken", I(2), NULL);
+	for (int k = 0; k < 3; k++)
+		feed(SA_EV_futex_wait, 31 + k, 1, 41, "obj", I(A), "uaddr", I(A), "expected", I(0),
+		     "result", I(0), "slept_ns", I(100), NULL);
+	feed(SA_EV_futex_wait, 35, 1, 41, "obj", I(A), "uaddr", I(A), "expected", I(0),
+	     "result", I(11), "slept_ns", I(0), NULL);
+	feed(SA_EV_cond_signal, 40, 1, 40, "cond", I(0x900), "caller", I(1), "broadcast", I(1),
+	     "moved", I(2), "leaving", I(0), "first", I(0x10), "first_how", I(1), NULL);
+	feed(SA_EV_sem_post, 41, 1, 42, "obj", I(0xA00), "caller", I(1), "result", I(0),
+	     "value", I(1), "nwaiters", I(1), "woken", I(0), NULL);
+	feed(SA_EV_sem_post, 42, 1, 42, "obj", I(0xA00), "caller", I(1), "result", I(0),
+	     "value", I(1), "nwaiters", I(0), "woken", I(-1), NULL);
+	/* Process 2: 4 units, 2 threads woken. */
+	START(50, 2, 1);
+	feed(SA_EV_work_done, 51, 2, 51, "caller", I(0x700), "units", I(4), NULL);
+	feed(SA_EV_futex_wake, 52, 2, 52, "obj", I(A), "uaddr", I(A), "requested", I(2),
+	     "woken", I(2), NULL);
+	/* Process 3: no unit, no row. */
+	START(60, 3, 1);
+	feed(SA_EV_futex_wake, 61, 3, 3, "obj", I(A), "uaddr", I(A), "requested", I(1),
+	     "woken", I(1), NULL);
+	CHECK_EQ(m->procs[0].units, 10);
+	CHECK_EQ(m->procs[0].unit_events, 3);
+	char *j = render(SA_FMT_JSON, 0);
+	CHECK(strstr(j, "\"version\": \"1.2\""));
+	/* 5 wakes, 5 threads woken, 1 woke nobody, 2 cond, 1 sem over 10 units. */
+	CHECK(strstr(j, "{\"vpid\": 1, \"procname\": \"prog\", \"unit\": \"synctrace_work:done\", "
+			"\"unit_events\": 3, \"units\": 10, \"futex_wakes\": 5, \"threads_woken\": 5, "
+			"\"wasted_wakes\": 1, \"cond_wakeups\": 2, \"sem_wakeups\": 1, "
+			"\"futex_wakes_per_unit\": 0.5, \"threads_woken_per_unit\": 0.5, "
+			"\"wasted_wakes_per_unit\": 0.1, \"cond_wakeups_per_unit\": 0.2, "
+			"\"sem_wakeups_per_unit\": 0.1}"));
+	CHECK(strstr(j, "{\"vpid\": 2, \"procname\": \"prog\", \"unit\": \"synctrace_work:done\", "
+			"\"unit_events\": 1, \"units\": 4, \"futex_wakes\": 1, \"threads_woken\": 2, "));
+	CHECK(!strstr(j, "{\"vpid\": 3, \"procname\": \"prog\", \"unit\""));
+	/* Per thread: 41 did 5 units and was woken 3 times (0.6 per unit). */
+	CHECK(strstr(j, "{\"vpid\": 1, \"vtid\": 41, \"name\": \"prog\", \"units\": 5, \"woken\": 3, "
+			"\"woken_per_unit\": 0.6, \"futex_wakes\": 0, \"threads_woken\": 0, "
+			"\"wasted_wakes\": 0, \"cond_wakeups\": 0, \"sem_wakeups\": 0, "
+			"\"threads_woken_per_unit\": 0}"));
+	CHECK(strstr(j, "{\"vpid\": 1, \"vtid\": 40, \"name\": \"prog\", \"units\": 0, \"woken\": 0, "
+			"\"woken_per_unit\": null, \"futex_wakes\": 5, \"threads_woken\": 5, "
+			"\"wasted_wakes\": 1, \"cond_wakeups\": 2, \"sem_wakeups\": 0, "
+			"\"threads_woken_per_unit\": null}"));
+	CHECK(strstr(j, "{\"vpid\": 1, \"vtid\": 42, \"name\": \"prog\", \"units\": 5, \"woken\": 0, "
+			"\"woken_per_unit\": 0, \"futex_wakes\": 0, \"threads_woken\": 0, "
+			"\"wasted_wakes\": 0, \"cond_wakeups\": 0, \"sem_wakeups\": 1, "
+			"\"threads_woken_per_unit\": 0}"));
+	CHECK(strstr(j, "all 2 processes: 14 units, 0.5 threads woken per unit"));
+	free(j);
+	char *csv = render(SA_FMT_CSV, 0);
+	CHECK(strstr(csv, "# wakes.work\nvpid,procname,unit,unit_events,units,futex_wakes,"
+			  "threads_woken,wasted_wakes,cond_wakeups,sem_wakeups,futex_wakes_per_unit,"
+			  "threads_woken_per_unit,wasted_wakes_per_unit,cond_wakeups_per_unit,"
+			  "sem_wakeups_per_unit\n1,prog,synctrace_work:done,3,10,5,5,1,2,1,0.5,"
+			  "0.5,0.1,0.2,0.1\n"));
+	free(csv);
+	char *txt = render(SA_FMT_TEXT, 0);
+	CHECK(strstr(txt, "\nWakeups per unit of work\n"));
+	CHECK(strstr(txt, "\nWakeups per unit of work, per thread\n"));
+	free(txt);
+}
+
+/* --work-event: one of our events (one unit each, or a field), a foreign
+ * event by name; synctrace_work:done is then not the unit. */
+static void work_event_option(void)
+{
+	CHECK_EQ(sa_model_set_work_event(m, "nocolon"), -1);
+	CHECK_EQ(sa_model_set_work_event(m, "synctrace_mutex:nosuch"), -1);
+	CHECK_EQ(sa_model_set_work_event(m, "x:y/"), -1);
+	CHECK_EQ(sa_model_set_work_event(m, ":y"), -1);
+	CHECK_EQ(sa_model_set_work_event(m, "synctrace_sem:acquired"), 0);
+	START(1, 1, 1);
+	for (int k = 0; k < 6; k++)
+		feed(SA_EV_sem_acquired, 10 + k, 1, 2, "obj", I(A), "caller", I(1), "how", I(2),
+		     "spins", I(0), "sleeps", I(1), "wait_ns", I(10), NULL);
+	feed(SA_EV_work_done, 20, 1, 2, "caller", I(0x700), "units", I(100), NULL);
+	feed(SA_EV_futex_wake, 21, 1, 1, "obj", I(A), "uaddr", I(A), "requested", I(1),
+	     "woken", I(1), NULL);
+	feed(SA_EV_futex_wake, 22, 1, 1, "obj", I(A), "uaddr", I(A), "requested", I(1),
+	     "woken", I(1), NULL);
+	feed(SA_EV_futex_wake, 23, 1, 1, "obj", I(A), "uaddr", I(A), "requested", I(1),
+	     "woken", I(1), NULL);
+	CHECK_EQ(m->procs[0].units, 6);
+	char *j = render(SA_FMT_JSON, 0);
+	CHECK(strstr(j, "\"unit\": \"synctrace_sem:acquired\", \"unit_events\": 6, \"units\": 6, "
+			"\"futex_wakes\": 3, \"threads_woken\": 3, \"wasted_wakes\": 0, "
+			"\"cond_wakeups\": 0, \"sem_wakeups\": 0, \"futex_wakes_per_unit\": 0.5, "
+			"\"threads_woken_per_unit\": 0.5"));
+	free(j);
+
+	/* A foreign event with a field. */
+	sa_model_free(m);
+	m = sa_model_new();
+	CHECK_EQ(sa_model_set_work_event(m, "myapp:batch/items"), 0);
+	START(1, 1, 1);
+	struct sa_event e;
+	memset(&e, 0, sizeof(e));
+	e.id = SA_EV_UNKNOWN;
+	e.name = "myapp:batch";
+	e.ts = 5;
+	e.vpid = 1;
+	e.vtid = 3;
+	sa_ev_set(&e, "items", 7);
+	sa_model_feed(m, &e);
+	e.ts = 6;
+	sa_model_feed(m, &e);
+	e.name = "myapp:other";
+	sa_model_feed(m, &e);
+	CHECK_EQ(m->procs[0].units, 14);
+	CHECK_EQ(m->procs[0].unit_events, 2);
+	CHECK_EQ(m->threads[1].units, 14);
+	/* The option with no such event in the trace: the table says so. */
+	sa_model_free(m);
+	m = sa_model_new();
+	CHECK_EQ(sa_model_set_work_event(m, "myapp:none"), 0);
+	START(1, 1, 1);
+	j = render(SA_FMT_JSON, 0);
+	CHECK(strstr(j, "\"name\": \"wakes.work\""));
+	CHECK(strstr(j, "no myapp:none event in the trace: no unit of work"));
+	free(j);
+}
+
+/* The SYNCTRACE_SEM_MAX setting and its findings in the model. */
+static void sem_over_max(void)
+{
+	START(1, 1, 2);
+	feed(SA_EV_meta_config, 1, 1, 1, "sem_max_mode", I(3), "sem_max", I(4), NULL);
+	feed(SA_EV_sem_init, 2, 1, 1, "obj", I(A), "caller", I(1), "value", I(1), "pshared", I(0),
+	     NULL);
+	feed(SA_EV_sem_misuse, 3, 1, 1, "obj", I(A), "caller", I(2), "what", I(1), "value", I(2),
+	     "limit", I(1), NULL);
+	feed(SA_EV_sem_misuse, 4, 1, 1, "obj", I(A), "caller", I(2), "what", I(1), "value", I(3),
+	     "limit", I(1), NULL);
+	CHECK_EQ(m->procs[0].have_config, 1);
+	CHECK_EQ(m->procs[0].sem_max_mode, 3);
+	CHECK_EQ(m->procs[0].sem_max, 4);
+	struct sa_object *o = obj(1, A, 0);
+	CHECK(o && o->type == SA_OBJ_SEM);
+	struct sa_sem *s = o->ext;
+	CHECK_EQ(s->over_limit, 2);
+	CHECK_EQ(s->over_value, 3);
+	CHECK_EQ(s->over_limit_value, 1);
+	char *csv = render(SA_FMT_CSV, 0);
+	/* The contention row counts them as misuse. */
+	CHECK(strstr(csv, "\n1,sem,1,prog,0x1000,0,0x1,0,0,,0,0,0,0,0,,,,,,,,,,0,2,false,"));
+	free(csv);
+}
+
 /* Discarded events: listed, and the report says numbers are lower bounds. */
 static void discarded(void)
 {
@@ -556,6 +936,12 @@ static const struct {
 	{ "json_envelope", json_envelope },
 	{ "other_locks", other_locks },
 	{ "discarded", discarded },
+	{ "barrier_rounds", barrier_rounds },
+	{ "barrier_straggler", barrier_straggler },
+	{ "once_runs", once_runs },
+	{ "work_units", work_units },
+	{ "work_event_option", work_event_option },
+	{ "sem_over_max", sem_over_max },
 };
 
 int main(int argc, char **argv)

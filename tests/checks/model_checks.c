@@ -152,6 +152,59 @@ static void misuse(void)
 	CHECK_EQ(c->nfindings, 8);
 }
 
+/* SYNCTRACE_SEM_MAX: sem:misuse findings, one per (semaphore, call site),
+ * counted; the note says where the check ran. */
+static void sem_over_max(void)
+{
+	setup(1);
+	feed(SA_EV_meta_config, 1, 1, 1, "sem_max_mode", I(1), "sem_max", I(-1), NULL);
+	feed(SA_EV_sem_init, 2, 1, 11, "obj", I(0x980), "caller", I(0x500), "value", I(1),
+	     "pshared", I(0), NULL);
+	for (int k = 0; k < 3; k++)
+		feed(SA_EV_sem_misuse, 10 + k, 1, 11, "obj", I(0x980), "caller", I(0x501),
+		     "what", I(1), "value", I(2 + k), "limit", I(1), NULL);
+	feed(SA_EV_sem_misuse, 20, 1, 12, "obj", I(0x980), "caller", I(0x502), "what", I(1),
+	     "value", I(2), "limit", I(1), NULL);
+	feed(SA_EV_sem_misuse, 21, 1, 12, "obj", I(0x990), "caller", I(0x502), "what", I(2),
+	     "value", I(9), "limit", I(8), NULL);
+	CHECK_EQ(count(SA_CHK_SEM_OVER_MAX), 3);
+	CHECK_EQ(c->nfindings, 3);
+	CHECK_EQ(c->findings[0].count, 3);
+	CHECK_EQ(c->findings[0].ts, 10);
+	CHECK_EQ(c->findings[0].tid[0], 11);
+	CHECK_EQ(c->findings[0].caller[0], 0x501);
+	/* The sentence gives the highest count of its repeats. */
+	CHECK(!strcmp(c->findings[0].detail, "thread 11 posted semaphore 0x980 up to 4, above its "
+					     "initial value 1 (SYNCTRACE_SEM_MAX=init)"));
+	CHECK(!strcmp(c->findings[2].detail, "thread 12 posted semaphore 0x990 up to 9, above the "
+					     "limit 8 (SYNCTRACE_SEM_MAX=N)"));
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct sa_report_opts o = { .format = SA_FMT_JSON, .checks = c };
+	sa_report_render(m, &o, f);
+	fclose(f);
+	CHECK(strstr(buf, "{\"check\": \"sem_over_max\", \"vpid\": 1, \"procname\": \"prog\", "
+			  "\"time_ns\": 10, "));
+	CHECK(strstr(buf, "\"count\": 3, \"objects\": \"sem 0x980\", \"threads\": \"11\", "
+			  "\"callers\": \"0x501\", "));
+	CHECK(strstr(buf, "sem_over_max checked in 1 process(es) (pid=SYNCTRACE_SEM_MAX: 1=init); "
+			  "not asked for in 0, unknown in 0"));
+	free(buf);
+	sa_checks_free(c);
+	sa_model_free(m);
+	/* Not asked for: the note says so. */
+	setup(1);
+	feed(SA_EV_meta_config, 1, 1, 1, "sem_max_mode", I(0), "sem_max", I(-1), NULL);
+	o.checks = c;
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	sa_report_render(m, &o, f);
+	fclose(f);
+	CHECK(strstr(buf, "sem_over_max not checked: no process was run with SYNCTRACE_SEM_MAX"));
+	free(buf);
+}
+
 /* Busiest second: 10 events in second 0, 50 in second 2, 20 in second 3;
  * the window is second 2 narrowed to its events. */
 static void timeline_busiest(void)
@@ -202,7 +255,7 @@ int main(int argc, char **argv)
 		{ "order_two", order_two }, { "order_three", order_three },
 		{ "order_consistent", order_consistent }, { "order_needs_full", order_needs_full },
 		{ "misuse", misuse }, { "timeline_busiest", timeline_busiest },
-		{ "timeline_cap", timeline_cap },
+		{ "timeline_cap", timeline_cap }, { "sem_over_max", sem_over_max },
 	};
 	int ran = 0;
 	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)

@@ -1,0 +1,202 @@
+/* synctrace_barrier: rounds, who arrived last and released the others, and
+ * how long each waiter waited for it (sa_barrier.h). */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "sa_barrier.h"
+#include "sa_model.h"
+
+static void bar_free(void *p)
+{
+	struct sa_barrier *b = p;
+	sa_dist_free(&b->wait);
+	sa_dist_free(&b->wait_last);
+	sa_dist_free(&b->wakeup);
+	sa_dist_free(&b->spread);
+	sa_map_free(&b->th_map);
+	free(b->th);
+	free(b);
+}
+
+/* The barrier's entry for model thread ti (created); NULL on out of memory. */
+static struct sa_bar_thread *bar_thread(struct sa_model *m, struct sa_barrier *b, uint32_t ti)
+{
+	int64_t i = sa_map_get(&b->th_map, ti, 0);
+	if (i >= 0)
+		return &b->th[i];
+	if (b->nth == b->capth) {
+		uint32_t c = b->capth ? b->capth * 2 : 8;
+		struct sa_bar_thread *p = realloc(b->th, c * sizeof(*p));
+		if (!p) {
+			m->oom = 1;
+			return NULL;
+		}
+		b->th = p;
+		b->capth = c;
+	}
+	if (sa_map_put(&b->th_map, ti, 0, b->nth)) {
+		m->oom = 1;
+		return NULL;
+	}
+	struct sa_bar_thread *t = &b->th[b->nth++];
+	*t = (struct sa_bar_thread){ .ti = ti };
+	return t;
+}
+
+/* The ring slot of a round; a new round takes over its slot. */
+static struct sa_bar_round *slot(struct sa_barrier *b, int32_t round, int64_t ts)
+{
+	struct sa_bar_round *r = &b->ring[(uint32_t)round % SA_BAR_RING];
+	if (!r->used || r->round != round)
+		*r = (struct sa_bar_round){ .used = 1, .round = round, .first_arrival = ts,
+					    .first_departure = INT64_MAX };
+	return r;
+}
+
+static uint64_t pos(int64_t v)
+{
+	return v > 0 ? (uint64_t)v : 0;
+}
+
+/* A waiter's wait in a released round: its time waiting for the last
+ * arriver (whose entry gets it as time it made others wait) and its
+ * wakeup. */
+static void settle(struct sa_barrier *b, struct sa_bar_thread *t, const struct sa_bar_round *r,
+		   int64_t arrival, int64_t departure)
+{
+	uint64_t wl = pos(r->release - arrival);
+	sa_dist_add(&b->wait_last, wl);
+	sa_dist_add(&b->wakeup, pos(departure - r->release));
+	t->wait_last_ns += wl;
+	int64_t si = sa_map_get(&b->th_map, r->serial_ti, 0);
+	if (si >= 0)
+		b->th[si].made_wait_ns += wl;
+}
+
+void sa_barrier_event(struct sa_model *m, const struct sa_event *e)
+{
+	int64_t addr, v;
+	uint32_t oi, ti;
+	if (!sa_ev_get(e, "obj", &addr)) {
+		m->malformed++;
+		return;
+	}
+	struct sa_object *o = e->id == SA_EV_barrier_init
+				      ? sa_model_object_init(m, e, (uint64_t)addr, &oi)
+				      : sa_model_object(m, e, (uint64_t)addr, &oi);
+	if (!o || !sa_model_thread(m, e, &ti))
+		return;
+	if (o->type != SA_OBJ_BARRIER && o->type != SA_OBJ_UNKNOWN)
+		return;
+	if (!o->ext) {
+		if (!(o->ext = calloc(1, sizeof(struct sa_barrier)))) {
+			m->oom = 1;
+			return;
+		}
+		o->ext_free = bar_free;
+		o->type = SA_OBJ_BARRIER;
+	}
+	struct sa_barrier *b = o->ext;
+	if (!o->caller && sa_ev_get(e, "caller", &v))
+		o->caller = (uint64_t)v;
+	int32_t round = (int32_t)sa_ev_i(e, "round");
+	struct sa_bar_thread *bt;
+	struct sa_bar_round *r;
+
+	switch (e->id) {
+	case SA_EV_barrier_init:
+		b->init_seen = 1;
+		b->count = (int)sa_ev_i(e, "count");
+		b->pshared = (int)sa_ev_i(e, "pshared");
+		break;
+	case SA_EV_barrier_destroy:
+		if (sa_ev_i(e, "result") == 16)
+			b->destroy_busy++;
+		else
+			o->destroyed = 1;
+		break;
+	case SA_EV_barrier_arrival:
+		if (!b->init_seen && sa_ev_get(e, "count", &v))
+			b->count = (int)v;
+		b->waits++;
+		r = slot(b, round, e->ts);
+		r->arrivals++;
+		if (!(bt = bar_thread(m, b, ti)))
+			break;
+		bt->waits++;
+		bt->passes++;
+		bt->arrived = 1;
+		bt->round = round;
+		bt->arrival = e->ts;
+		break;
+	case SA_EV_barrier_released:
+		v = sa_ev_i(e, "count");
+		if (!b->init_seen && v > 0)
+			b->count = (int)v;
+		b->rounds++;
+		b->woken += pos(sa_ev_i(e, "woken"));
+		if ((bt = bar_thread(m, b, ti))) {
+			bt->serial++;
+			bt->passes++;
+			bt->released_others += pos(v - 1);
+		}
+		r = slot(b, round, e->ts);
+		if (r->released)
+			break;
+		r->released = 1;
+		r->release = r->first_departure < e->ts ? r->first_departure : e->ts;
+		r->serial_ti = ti;
+		/* The round gathered from its first arrival to its release (a
+		 * round of one thread, or whose arrivals were not traced, has
+		 * no spread). */
+		if (r->arrivals)
+			sa_dist_add(&b->spread, pos(r->release - r->first_arrival));
+		/* Waiters that left before this event. */
+		for (uint32_t k = 0; r->pending && k < b->nth; k++)
+			if (b->th[k].pending && b->th[k].pend_round == round) {
+				settle(b, &b->th[k], r, b->th[k].pend_arrival, b->th[k].pend_departure);
+				b->th[k].pending = 0;
+				r->pending--;
+			}
+		break;
+	case SA_EV_barrier_departure: {
+		uint64_t w = pos(sa_ev_i(e, "wait_ns"));
+		b->departures++;
+		sa_dist_add(&b->wait, w);
+		sa_model_thread_waited(m, ti, oi, w);
+		if (!(bt = bar_thread(m, b, ti)))
+			break;
+		bt->wait_ns += w;
+		if (!bt->arrived || bt->round != round) {
+			bt->arrived = 0; /* its arrival was not traced */
+			break;
+		}
+		bt->arrived = 0;
+		r = &b->ring[(uint32_t)round % SA_BAR_RING];
+		if (!r->used || r->round != round)
+			break; /* the round left the ring */
+		if (r->released) {
+			settle(b, bt, r, bt->arrival, e->ts);
+			break;
+		}
+		/* Before the release: settled when it comes. An older pending
+		 * wait of this thread (rounds racing ahead of a slow releaser's
+		 * event) is given up. */
+		if (bt->pending) {
+			struct sa_bar_round *old = &b->ring[(uint32_t)bt->pend_round % SA_BAR_RING];
+			if (old->used && old->round == bt->pend_round && old->pending)
+				old->pending--;
+		}
+		bt->pending = 1;
+		bt->pend_round = round;
+		bt->pend_arrival = bt->arrival;
+		bt->pend_departure = e->ts;
+		if (e->ts < r->first_departure)
+			r->first_departure = e->ts;
+		r->pending++;
+		break;
+	}
+	default:
+		break;
+	}
+}

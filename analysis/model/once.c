@@ -1,0 +1,80 @@
+/* synctrace_once: who ran the init routine, for how long, who waited for
+ * it and how long, and cancelled runs (sa_once.h). */
+#include <stdlib.h>
+
+#include "sa_model.h"
+#include "sa_once.h"
+
+static void once_free(void *p)
+{
+	struct sa_once *x = p;
+	sa_dist_free(&x->run);
+	sa_dist_free(&x->wait);
+	free(x);
+}
+
+void sa_once_event(struct sa_model *m, const struct sa_event *e)
+{
+	int64_t addr, v;
+	uint32_t oi, ti;
+	if (!sa_ev_get(e, "obj", &addr)) {
+		m->malformed++;
+		return;
+	}
+	struct sa_object *o = sa_model_object(m, e, (uint64_t)addr, &oi);
+	if (!o || !sa_model_thread(m, e, &ti))
+		return;
+	if (o->type != SA_OBJ_ONCE && o->type != SA_OBJ_UNKNOWN)
+		return;
+	if (!o->ext) {
+		if (!(o->ext = calloc(1, sizeof(struct sa_once)))) {
+			m->oom = 1;
+			return;
+		}
+		o->ext_free = once_free;
+		o->type = SA_OBJ_ONCE;
+	}
+	struct sa_once *x = o->ext;
+	if (!o->caller && sa_ev_get(e, "caller", &v))
+		o->caller = (uint64_t)v;
+
+	switch (e->id) {
+	case SA_EV_once_run:
+		x->runs++;
+		x->routine = (uint64_t)sa_ev_i(e, "routine");
+		x->running = 1;
+		x->cur_runner = e->vtid;
+		break;
+	case SA_EV_once_finished:
+		v = sa_ev_i(e, "run_ns");
+		sa_dist_add(&x->run, v > 0 ? (uint64_t)v : 0);
+		if (sa_ev_i(e, "cancelled")) {
+			x->cancelled++;
+			x->cancelled_runner = e->vtid;
+		} else {
+			x->completed++;
+			x->runner = e->vtid;
+			x->run_done_ns = v > 0 ? (uint64_t)v : 0;
+		}
+		x->running = 0;
+		v = sa_ev_i(e, "woken");
+		if (v > 0)
+			x->woken += (uint64_t)v;
+		break;
+	case SA_EV_once_wait:
+		x->waits++;
+		if (++x->sleeping > x->max_sleeping)
+			x->max_sleeping = x->sleeping;
+		break;
+	case SA_EV_once_waited:
+		v = sa_ev_i(e, "wait_ns");
+		x->waited++;
+		if (x->sleeping)
+			x->sleeping--;
+		sa_dist_add(&x->wait, v > 0 ? (uint64_t)v : 0);
+		sa_model_thread_waited(m, ti, oi, v > 0 ? (uint64_t)v : 0);
+		break;
+	default:
+		break;
+	}
+}

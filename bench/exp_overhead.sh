@@ -45,5 +45,49 @@ exp_overhead() {
 	say "  (events/s: events in the trace over the workload's own run time)"
 	awk -F'\t' '$2 != "glibc" {print $1 "\t" $2 "\t" $7 "\t" $8 "\t" $9}' "$tmp/oh.sum" |
 		REFLINE=1 chart overhead bar "Tracing overhead: throughput relative to glibc (paired median, min-max; 1 = glibc)" "" "ratio to glibc"
+	overhead_floor
 	reps=$reps_all
+}
+
+# The uncontended pair in ns per mode, and the floor under the full level's
+# figure: lttng-ust's own cost for one event shaped like
+# synctrace_mutex:released (floor/tp_floor.c, built here with lttng-ust's
+# header) and for an empty event, recorded with the contexts of
+# session_setup (vpid, vtid, procname; `synctrace record` adds ip too). A
+# full-level lock/unlock pair is one such event plus the lock's own work.
+overhead_floor() {
+	say ""
+	say "  mutex 1 thread, ns per lock/unlock pair (median [min-max] of $reps):"
+	awk -F'\t' '$1 == "mutex 1 thread" && match($6, /ns_per_pair=[0-9.]+/) {
+		v = substr($6, RSTART + 12, RLENGTH - 12) + 0; n[$2]++; x[$2, n[$2]] = v}
+		END {for (m in n) {k = n[m]; for (i = 1; i <= k; i++) a[i] = x[m, i]
+			for (i = 2; i <= k; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) {t = a[j]; a[j] = a[j - 1]; a[j - 1] = t}
+			printf "    %-11s %7.1f [%.1f-%.1f]\n", m, a[int((k + 1) / 2)], a[1], a[k]}}' "$out/raw/overhead.tsv" | sort
+	[ "$have_session" = 1 ] || return 0
+	local bin=$out/tp_floor src=$here/floor/tp_floor.c s="bench-$$-floor" r v
+	if [ "$src" -nt "$bin" ] || [ "$here/floor/tp_floor.h" -nt "$bin" ] || [ ! -x "$bin" ]; then
+		cc -std=gnu11 -O2 -Wall -Wextra -I"$here/floor" -o "$bin" "$src" -llttng-ust -ldl \
+			2>"$out/raw/tp_floor.log" || { say "  floor: cannot build $src (see $out/raw/tp_floor.log)"; return 0; }
+	fi
+	session_setup "$s" "$tmp/floor" 'st_floor:*' || { lttng destroy "$s" >/dev/null 2>&1; return 0; }
+	: >"$tmp/floor.out"
+	for ((r = 0; r < reps; r++)); do
+		for v in released empty; do
+			"$bin" 200000 "$v" | tail -1 >>"$tmp/floor.out"
+		done
+		# written out before the next repeat, as the traced runs above
+		lttng stop "$s" >/dev/null 2>&1
+		lttng start "$s" >/dev/null 2>&1
+	done
+	lttng destroy "$s" >/dev/null 2>&1
+	rm -rf "$tmp/floor"
+	say "  lttng-ust alone, one event with the session's contexts, ns (median [min-max] of $reps; cpu: thread CPU time):"
+	awk '{for (i = 1; i <= NF; i++) {split($i, f, "="); v[f[1]] = f[2]}
+		e = v["event"]; n[e]++; w[e, n[e]] = v["ns_per_event"] + 0; c[e, n[e]] = v["cpu_ns"] + 0}
+		function med(arr, e, k,   i, j, t, a) {for (i = 1; i <= k; i++) a[i] = arr[e, i]
+			for (i = 2; i <= k; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) {t = a[j]; a[j] = a[j - 1]; a[j - 1] = t}
+			return sprintf("%.1f [%.1f-%.1f]", a[int((k + 1) / 2)], a[1], a[k])}
+		END {for (e in n) printf "    %-16s %s   cpu %s\n", (e == "released" ? "released-shaped" : e), med(w, e, n[e]), med(c, e, n[e])}' "$tmp/floor.out" |
+		tee -a "$tmp/floor.say"
+	awk '{printf "{\"workload\": \"lttng-ust floor\", \"event\": \"%s\", \"ns_per_event\": \"%s\"}\n", $1, $2 " " $3}' "$tmp/floor.say" >>"$tmp/overhead.extra"
 }

@@ -9,6 +9,7 @@
 #include "st_all_providers.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <sched.h>
 #include <link.h>
 #include <string.h>
@@ -54,12 +55,26 @@ static void st_note_start(int format_major, int format_minor, int level, int spi
 	st_start_pending();
 }
 
-#define ST_EVENT(fam, name, args, fields)                               \
-	static void st_fire_##fam##_##name(ST_DECL args)                \
-	{                                                               \
-		if (__builtin_expect(st_started != 2, 0))               \
-			st_start_pending();                             \
-		lttng_ust_tracepoint(synctrace_##fam, name, ST_NAMES args); \
+/* Recording an event may make a system call that is a cancellation point
+ * (lttng-ust writes to the consumer's wakeup pipe when a sub-buffer is
+ * delivered): a pending cancel would act right there, inside a
+ * pthread_mutex_lock or unlock that POSIX says is no cancellation point,
+ * and unwind the program with a lock it does not know it holds. So
+ * cancellation is disabled around each recorded event (two CAS on the
+ * thread's cancel word, only when the event is enabled). Found by
+ * tests/cond/cancel_destroy.c in traced mode: threads cancelled in the
+ * unlock after their wait had returned. */
+#define ST_EVENT(fam, name, args, fields)                                         \
+	static void st_fire_##fam##_##name(ST_DECL args)                          \
+	{                                                                         \
+		int cs;                                                           \
+		if (!lttng_ust_tracepoint_enabled(synctrace_##fam, name))         \
+			return;                                                   \
+		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cs);              \
+		if (__builtin_expect(st_started != 2, 0))                         \
+			st_start_pending();                                       \
+		lttng_ust_do_tracepoint(synctrace_##fam, name, ST_NAMES args);    \
+		pthread_setcancelstate(cs, 0);                                    \
 	}
 #include "st_all_events.h"
 #undef ST_EVENT

@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 /* Trace format: bump major when a field changes meaning or disappears. */
-#define ST_FORMAT_MAJOR 1
+#define ST_FORMAT_MAJOR 2
 #define ST_FORMAT_MINOR 0
 
 /* (t1, n1, t2, n2, ...) → "t1 n1, t2 n2, ..." and "n1, n2, ...". */

@@ -28,6 +28,16 @@ int st_barrier_init(struct st_barrier *b, const pthread_barrierattr_t *a, unsign
 	return 0;
 }
 
+/* Leave a finished round: the caller's last touch of b. The one that
+ * brings `leaving` to exactly ST_BARRIER_DESTROYER wakes the destroyer (by
+ * address: b may be gone once the decrement is seen). */
+static void depart(struct st_barrier *b, int shared)
+{
+	int left = __atomic_sub_fetch(&b->leaving, 1, __ATOMIC_RELEASE);
+	if (left == ST_BARRIER_DESTROYER)
+		st_futex_wake(&b->leaving, 1, shared, b);
+}
+
 int st_barrier_wait(struct st_barrier *b, const void *caller)
 {
 	/* Read before arriving: after the round opens b may be destroyed. */
@@ -42,8 +52,8 @@ int st_barrier_wait(struct st_barrier *b, const void *caller)
 	uint64_t d = __atomic_load_n(&b->data, __ATOMIC_RELAXED);
 	for (;;) {
 		if ((unsigned)d >= count) {
-			st_wait(b, &b->round, (int)(d >> 32), &b->sleepers, shared,
-				CLOCK_REALTIME, 0, 0);
+			st_wait_handoff(b, &b->round, (int)(d >> 32), &b->sleepers,
+					&b->spin_misses, shared, CLOCK_REALTIME, 0, 0);
 			d = __atomic_load_n(&b->data, __ATOMIC_RELAXED);
 			continue;
 		}
@@ -56,29 +66,38 @@ int st_barrier_wait(struct st_barrier *b, const void *caller)
 
 	if (k == count) {
 		/* GATHERING(r, c-1) → GATHERING(r+1, 0). The others count as
-		 * leaving before they can see the new round. */
-		if (count > 1)
-			__atomic_fetch_add(&b->leaving, (int)count - 1, __ATOMIC_RELAXED);
+		 * leaving before they can see the new round, and so do we:
+		 * destroy waits for us too, so b stays valid until we have
+		 * looked for sleepers. */
+		__atomic_fetch_add(&b->leaving, (int)count, __ATOMIC_RELAXED);
 		__atomic_store_n(&b->data, (uint64_t)(unsigned)(round + 1) << 32,
-				 __ATOMIC_RELEASE);
-		/* b may be gone now: only its address is used. */
-		int woken = count > 1 ? st_futex_wake(&b->round, INT_MAX, shared, b) : 0;
+				 __ATOMIC_SEQ_CST);
+		/* Wake only if a waiter may be asleep. A waiter counts itself in
+		 * `sleepers` before its last look at `round` (st_wait); we look
+		 * at `sleepers` after the store. All four are seq_cst (full
+		 * barriers on the hardware): either it sees the new round or we
+		 * see it counted. */
+		int woken = -1;
+		if (__atomic_load_n(&b->sleepers, __ATOMIC_SEQ_CST))
+			woken = st_futex_wake(&b->round, INT_MAX, shared, b);
+		/* Our last touch of b. */
+		depart(b, shared);
 		ST_TRACE(barrier, released, b, caller, round, (int)count, woken);
 		return PTHREAD_BARRIER_SERIAL_THREAD;
 	}
 
 	ST_TRACE(barrier, arrival, b, caller, round, (int)k, (int)count);
-	/* Waiting: b is valid, its round cannot open without us. */
-	st_wait(b, &b->round, round, &b->sleepers, shared, CLOCK_REALTIME, 0, 0);
+	/* Waiting: b is valid, its round cannot open without us. The last
+	 * arrival ends the wait: a hand-off wait (wait.h). */
+	st_wait_handoff(b, &b->round, round, &b->sleepers, &b->spin_misses, shared,
+			CLOCK_REALTIME, 0, 0);
 	/* The opener published the round with a 64-bit release of `data`;
 	 * st_wait saw its 32-bit half. Acquire the whole word, so what the
 	 * other threads did before the barrier is ordered before our return
 	 * in the C11 model too (TSan pairs atomics by size and address). */
 	(void)__atomic_load_n(&b->data, __ATOMIC_ACQUIRE);
 	/* Our last touch of b: destroy waits for `leaving` to drain. */
-	int left = __atomic_sub_fetch(&b->leaving, 1, __ATOMIC_RELEASE);
-	if (left == ST_BARRIER_DESTROYER)
-		st_futex_wake(&b->leaving, 1, shared, b);
+	depart(b, shared);
 	if (t0)
 		ST_TRACE(barrier, departure, b, caller, round, st_now_ns() - t0);
 	return 0;

@@ -9,7 +9,9 @@
  *   16   leaving   threads of finished rounds still inside wait, plus
  *                  ST_BARRIER_DESTROYER while destroy waits for them
  *   20   sleepers  threads in st_wait's sleep loop (spin strategy `bail`)
- *   24   spare
+ *   24   spin_misses  waits in a row whose spinning failed: the adaptive
+ *                  hand-off spinning hint (wait.h), relaxed loads and stores
+ *   28   spare
  *
  * STATES (of data = round:arrived)
  *   GATHERING(r, k)   round r, k < count threads arrived and waiting
@@ -22,17 +24,28 @@
  *   GATHERING(r,k)   GATHERING(r,k+1)  an arrival    CAS data+1 (acq_rel)   arrival
  *                                      (k+1 < count)
  *   GATHERING(r,c-1) FULL(r)           the last      CAS data+1 (acq_rel)   -
- *   FULL(r)          GATHERING(r+1,0)  the last      leaving += c-1, then   released
- *                                      arrival       store data (release),
- *                                      (SERIAL)      wake all on `round`
+ *   FULL(r)          GATHERING(r+1,0)  the last      leaving += c, then     released
+ *                                      arrival       store data (seq_cst),
+ *                                      (SERIAL)      load sleepers (seq_cst),
+ *                                                    wake all on `round`
+ *                                                    only if it is != 0, then
+ *                                                    leaving -1 (release)
  *   (waiting)        (left)            a waiter      sees round != r        departure
  *                                                    (acquire), then
  *                                                    leaving -1 (release)
+ *   (waiting)        (asleep)          a waiter      sleepers +1, load      (futex:wait)
+ *                                      that spun     round (both seq_cst),
+ *                                      in vain       futex-wait on round r
+ * Waiters spin first (a hand-off wait, wait.h), then count themselves in
+ * `sleepers` and look at `round` once more (both seq_cst) before each
+ * futex wait; so either that look sees the new round or the opener's look
+ * at `sleepers` after its store sees them, and a round whose waiters all
+ * caught it spinning costs no system call.
  * LIFETIME (glibc 13065): a thread that returns from wait may destroy the
- * barrier at once while others of its round are still inside wait. So:
- * the releaser touches nothing after its store but the address (the wake);
- * each waiter's last access is its decrement of `leaving`; destroy sleeps
- * until `leaving` is 0. A waiter that brings `leaving` to exactly
+ * barrier at once while others of its round are still inside wait. So
+ * every thread of the round, the opener included, counts in `leaving`
+ * until its last access, which is its decrement of `leaving`; destroy
+ * sleeps until `leaving` is 0. The one that brings `leaving` to exactly
  * ST_BARRIER_DESTROYER wakes the destroyer (by address: it may be gone).
  * Arrivals of the next round may start before the last round has left:
  * `leaving` simply adds them up. */
@@ -57,7 +70,8 @@ struct st_barrier {
 	int shared;
 	volatile int leaving;
 	volatile int sleepers;
-	int spare[2];
+	volatile int spin_misses;
+	int spare;
 };
 
 #define ST_BARRIER_DESTROYER 0x40000000 /* in `leaving`: destroy is waiting */

@@ -9,6 +9,7 @@ struct st_tls {
 	int tid;             /* cached gettid(); 0 until first needed */
 	int guard;           /* non-zero while a probe runs: no nested events */
 	const void *caller;  /* return address of the current slow-path call */
+	const void *clean_caller; /* the last caller found outside the tracer's code */
 };
 
 extern __thread struct st_tls st_tls __attribute__((tls_model("initial-exec")));

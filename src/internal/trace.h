@@ -46,10 +46,19 @@ static inline void st_set_caller(const void *caller)
 	st_tls.caller = caller;
 }
 
+/* The ranges never change once registered, so the last caller found
+ * outside them is remembered per thread: a call site used again (a lock in
+ * a loop) costs one compare instead of a walk over the ranges. */
 static inline int st_trace_enter(void)
 {
-	if (st_tls.guard || st_from_tracer(st_tls.caller))
+	const void *c = st_tls.caller;
+	if (st_tls.guard)
 		return 0;
+	if (c != st_tls.clean_caller) {
+		if (st_from_tracer(c))
+			return 0;
+		st_tls.clean_caller = c;
+	}
 	st_tls.guard = 1;
 	return 1;
 }

@@ -34,10 +34,10 @@ static inline void st_mutex_ev_acquired(const void *m, const void *caller, int h
 }
 
 static inline void st_mutex_ev_released(const void *m, const void *caller, int waiters,
-					int woken, uint64_t acquisitions, uint64_t hold_ns,
+					int woken, uint64_t acquisitions, uint64_t acq_ts,
 					int acq_how)
 {
-	ST_TRACE(mutex, released, m, caller, waiters, woken, acquisitions, hold_ns, acq_how);
+	ST_TRACE(mutex, released, m, caller, waiters, woken, acquisitions, acq_ts, acq_how);
 }
 
 static inline void st_mutex_ev_trylock_failed(const void *m, const void *caller,

@@ -58,9 +58,10 @@
  * holder only, under the lock itself: no extra atomic on any path.
  *
  * Full level: an uncontended lock emits no event; it stamps acq_ns, and the
- * unlock emits one `released` event carrying the hold time, from which the
- * analyzer recovers the acquisition's time too. One event per pair instead
- * of two halves the tracing cost of the common case. */
+ * unlock emits one `released` event carrying that stamp: the hold is the
+ * event's timestamp minus it (both CLOCK_MONOTONIC), so the unlock reads no
+ * clock itself (lttng-ust reads one for the event anyway). One event per
+ * pair instead of two halves the tracing cost of the common case. */
 #ifndef ST_MUTEX_H
 #define ST_MUTEX_H
 
@@ -171,11 +172,10 @@ static inline void st_mutex_stamp(struct st_mutex *m)
 	st_mutex_stamp_how(m, ST_HOW_FAST);
 }
 
-/* Nanoseconds since st_mutex_stamp, 0 if not stamped (holder only). */
-static inline uint64_t st_mutex_held_ns(const struct st_mutex *m)
+/* When the holder took it (st_mutex_stamp), 0 if not stamped (holder only). */
+static inline uint64_t st_mutex_acq_ns(const struct st_mutex *m)
 {
-	uint64_t t = (uint64_t)m->acq_ns_hi << 32 | m->acq_ns_lo;
-	return t ? st_now_ns() - t : 0;
+	return (uint64_t)m->acq_ns_hi << 32 | m->acq_ns_lo;
 }
 
 /* Trylock: the uncontended normal private mutex is one CAS and a counter. */

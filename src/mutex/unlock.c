@@ -36,7 +36,7 @@ int st_mutex_unlock_slow(struct st_mutex *m, int old, const void *caller)
 		}
 		/* Everything the release event reports is read before the swap. */
 		uint64_t n = m->acquisitions;
-		uint64_t held = st_tracing_full() ? st_mutex_held_ns(m) : 0;
+		uint64_t acq = st_tracing_full() ? st_mutex_acq_ns(m) : 0;
 		int how = st_tracing_full() ? (int)m->acq_how : -1;
 		int waiters = st_load_relaxed(&m->waiters);
 		old = st_swap_release(&m->lock, 0);
@@ -51,7 +51,7 @@ int st_mutex_unlock_slow(struct st_mutex *m, int old, const void *caller)
 				 old ? ST_MISUSE_UNLOCK_NOT_OWNER : ST_MISUSE_UNLOCK_UNLOCKED,
 				 old & ST_MUTEX_TID_MASK);
 		if (woken >= 0 || st_tracing_full())
-			st_mutex_ev_released(m, caller, waiters, woken, n, held, how);
+			st_mutex_ev_released(m, caller, waiters, woken, n, acq, how);
 		return 0;
 	}
 

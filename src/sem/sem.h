@@ -13,7 +13,12 @@
  *   12   pad       pad               unused (0)
  *   16   spin_misses (sem_t padding) slow-path waits whose spinning failed in
  *                                    a row: a hint, relaxed loads and stores
- *   20   spare     (sem_t padding)   unused (0)
+ *   20   initial   (sem_t padding)   sem_init's value | ST_SEM_INITIAL_KNOWN,
+ *                                    written once by sem_init, read only by
+ *                                    sem_post's SYNCTRACE_SEM_MAX check
+ *                                    (init.c, post.c). 0 for semaphores
+ *                                    glibc's sem_open initialised (it zeroes
+ *                                    the padding): initial value unknown
  * `value` and `nwaiters` are the two halves of one 64-bit word, `data`:
  * every change to either is one 64-bit atomic on `data`, so a poster learns
  * from its own CAS whether anybody was registered — it never reads the
@@ -85,13 +90,14 @@ struct st_sem {
 	};
 	int private; /* 0, or ST_SEM_SHARED */
 	int pad;
-	volatile int spin_misses; /* adaptive spinning hint (wait.c) */
-	int spare;
+	volatile int spin_misses; /* hand-off spinning hint (wait/wait.h) */
+	unsigned initial; /* sem_init's value | ST_SEM_INITIAL_KNOWN; 0: unknown */
 	uint64_t spare2;
 };
 
 #define ST_SEM_SHARED 128             /* glibc's FUTEX_SHARED in `private` */
 #define ST_SEM_ONE_WAITER (1ull << 32) /* nwaiters' unit in `data` */
+#define ST_SEM_INITIAL_KNOWN 0x80000000u /* in `initial`: sem_init set it (values fit in 31 bits) */
 
 /* `how` of the acquired event. */
 enum st_sem_how {

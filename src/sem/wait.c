@@ -12,33 +12,9 @@ static int take(void *p)
 	return st_sem_take(p);
 }
 
-/* Adaptive spinning. When the poster is itself asleep (ping-pong: each
- * side waits for the other's wake) spinning never succeeds and only adds
- * its budget to every wait. After ST_SEM_MISSES straight failed spins the
- * waiters of this semaphore stop spinning, and every 16th wait probes
- * again; a successful spin restores it. A racy hint: lost updates only
- * shift when spinning resumes. */
-#define ST_SEM_MISSES 4
-
-static int should_spin(struct st_sem *s)
-{
-	int m = st_load_relaxed(&s->spin_misses);
-	if (m < ST_SEM_MISSES)
-		return 1;
-	st_store_relaxed(&s->spin_misses, m >= (1 << 20) ? ST_SEM_MISSES : m + 1);
-	return (m & 15) == 0;
-}
-
-static void spun(struct st_sem *s, int outcome)
-{
-	int m = st_load_relaxed(&s->spin_misses);
-	if (outcome == ST_SPUN_ACQUIRED) {
-		if (m)
-			st_store_relaxed(&s->spin_misses, 0);
-	} else if (outcome == ST_SPUN_GAVE_UP && m < ST_SEM_MISSES) {
-		st_store_relaxed(&s->spin_misses, m + 1);
-	}
-}
+/* Spinning is a hand-off wait (wait.h): a token comes from another
+ * thread's post, so the budget covers a poster that must first wake up,
+ * and adapts per semaphore in spin_misses. */
 
 /* The sleep is a cancellation point: st_futex_wait_cancel enables
  * asynchronous cancellation around the futex system call alone (so the
@@ -79,9 +55,8 @@ int st_sem_wait_slow(struct st_sem *s, clockid_t clk, const struct timespec *abs
 	ST_TRACE(sem, wait_begin, s, caller, st_load_relaxed(&s->value),
 		 st_load_relaxed(&s->nwaiters));
 
-	int outcome = should_spin(s) ? st_spin(s, &s->nwaiters, take, s, &spins) : ST_SPUN_NOT;
-	spun(s, outcome);
-	if (outcome == ST_SPUN_ACQUIRED) {
+	if (st_spin_handoff(s, &s->nwaiters, take, s, &s->spin_misses, &spins) ==
+	    ST_SPUN_ACQUIRED) {
 		/* The hint is written before we return: s lives at least until
 		 * its waiter returns (only sem_post must not touch it late). */
 		if (t0)

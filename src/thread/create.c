@@ -91,6 +91,12 @@ static void *run_app_thread(struct start s)
 	ret = s.fn(s.arg);
 	pthread_cleanup_pop(0);
 	app_thread_end(0);
+	/* The thread returned: a cancel still pending must not act in the
+	 * exit path, where lttng-ust's thread-exit destructors make system
+	 * calls that are cancellation points (the thread would end as
+	 * PTHREAD_CANCELED instead of with its return value; seen in
+	 * tests/cond/cancel_destroy.c, traced). */
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, 0);
 	return ret;
 }
 

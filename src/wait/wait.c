@@ -13,17 +13,18 @@ static int changed(void *p)
 	return st_load_acquire(c->addr) != c->val;
 }
 
-int st_wait(const void *obj, volatile int *addr, int val, volatile int *waiters,
-	    int shared, clockid_t clk, const struct timespec *abs, int interruptible)
+/* Spun (outcome) or not; then the sleep loop. */
+static int sleep_until_changed(const void *obj, volatile int *addr, int val,
+			       volatile int *waiters, int shared, clockid_t clk,
+			       const struct timespec *abs, int interruptible)
 {
-	struct changed_ctx c = { addr, val };
-	int spins, r = 0;
-
-	if (st_spin(obj, waiters, changed, &c, &spins) == ST_SPUN_ACQUIRED)
-		return 0;
+	int r = 0;
+	/* Counted before the word is looked at again, both seq_cst: a waker
+	 * that changes the word, then finds *waiters 0 (seq_cst too), may skip
+	 * its wake (the barrier does). */
 	if (waiters)
-		st_inc(waiters);
-	while (st_load_acquire(addr) == val) {
+		__atomic_fetch_add(waiters, 1, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(addr, __ATOMIC_SEQ_CST) == val) {
 		r = st_futex_wait(addr, val, shared, clk, abs, obj);
 		if (r == ETIMEDOUT || (r == EINTR && interruptible))
 			break;
@@ -32,4 +33,27 @@ int st_wait(const void *obj, volatile int *addr, int val, volatile int *waiters,
 	if (waiters)
 		st_dec(waiters);
 	return r;
+}
+
+int st_wait(const void *obj, volatile int *addr, int val, volatile int *waiters,
+	    int shared, clockid_t clk, const struct timespec *abs, int interruptible)
+{
+	struct changed_ctx c = { addr, val };
+	int spins;
+
+	if (st_spin(obj, waiters, changed, &c, &spins) == ST_SPUN_ACQUIRED)
+		return 0;
+	return sleep_until_changed(obj, addr, val, waiters, shared, clk, abs, interruptible);
+}
+
+int st_wait_handoff(const void *obj, volatile int *addr, int val, volatile int *waiters,
+		    volatile int *misses, int shared, clockid_t clk,
+		    const struct timespec *abs, int interruptible)
+{
+	struct changed_ctx c = { addr, val };
+	int spins;
+
+	if (st_spin_handoff(obj, waiters, changed, &c, misses, &spins) == ST_SPUN_ACQUIRED)
+		return 0;
+	return sleep_until_changed(obj, addr, val, waiters, shared, clk, abs, interruptible);
 }

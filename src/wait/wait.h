@@ -1,10 +1,13 @@
 /* Spin, then sleep: the one waiting routine every primitive uses.
  *
- * st_spin() is the first half: it calls try_acquire(ctx) until it succeeds,
- * the budget runs out, or (strategy `bail`) a sleeper is seen in *waiters,
- * and emits one synctrace_spin:loop event for the loop (never one per
- * iteration). st_wait() is the whole routine for "sleep until *addr is no
- * longer val" (musl's __wait): spin, announce in *waiters, futex-wait.
+ * st_spin() is the first half: it calls try_acquire(ctx), with backoff,
+ * until it succeeds, the budget runs out, or (strategy `bail`)
+ * a sleeper is seen in *waiters, and emits one synctrace_spin:loop event
+ * for the loop (never one per iteration). st_spin_for() takes the budget;
+ * st_spin_handoff() is the longer, adaptive spin of hand-off waits
+ * (semaphores, barriers; below). st_wait() is the whole routine for "sleep
+ * until *addr is no longer val" (musl's __wait): spin, announce in
+ * *waiters, futex-wait; st_wait_handoff() the same as a hand-off wait.
  *
  * Strategy (SYNCTRACE_SPIN, see config.c):
  *   none  no spinning: sleep at once
@@ -12,6 +15,8 @@
  *   full  spin the whole budget whatever the sleepers */
 #ifndef ST_WAIT_H
 #define ST_WAIT_H
+
+#include <limits.h>
 
 #include "config.h"
 #include "internal/futex.h"
@@ -25,20 +30,31 @@ enum st_spin_outcome {
 	ST_SPUN_NOT = 3,         /* strategy none: no loop, no event */
 };
 
-/* Returns an st_spin_outcome; *iterations gets the loop count. try_acquire
- * is called when the caller's word looks free (it re-checks itself). */
-static inline int st_spin(const void *obj, volatile int *waiters,
-			  int (*try_acquire)(void *), void *ctx, int *iterations)
+/* Probes back off: 1, 2, 4 … ST_SPIN_GAP_MAX pauses between two calls of
+ * try_acquire. A probe reads the object's line; while a spinner keeps
+ * re-reading a word its owner keeps writing, every write of the owner
+ * must first take the line back. A gap of ~0.3 µs (16 pauses of ~19 ns
+ * here) costs a hand-off at most that much latency. */
+#define ST_SPIN_GAP_MAX 16
+
+/* Returns an st_spin_outcome; *iterations gets the pauses spun. try_acquire
+ * (non-zero: acquired) is called when the caller's word may have changed
+ * (it re-checks itself); limit is the budget in pauses. */
+static inline int st_spin_for(const void *obj, volatile int *waiters,
+			      int (*try_acquire)(void *), void *ctx, int limit,
+			      int *iterations)
 {
-	int mode = st_spin_mode, limit = st_spin_limit, i, outcome;
+	int mode = st_spin_mode, i = 0, gap = 1, outcome;
 	unsigned long long t0 = 0;
 
 	*iterations = 0;
 	if (mode == ST_SPIN_NONE || limit <= 0)
 		return ST_SPUN_NOT;
+	if (limit > INT_MAX - ST_SPIN_GAP_MAX) /* i may pass limit by a gap */
+		limit = INT_MAX - ST_SPIN_GAP_MAX;
 	if (st_tracing())
 		t0 = st_now_ns();
-	for (i = 0;; i++) {
+	for (;;) {
 		if (try_acquire(ctx)) {
 			outcome = ST_SPUN_ACQUIRED;
 			break;
@@ -51,11 +67,81 @@ static inline int st_spin(const void *obj, volatile int *waiters,
 			outcome = ST_SPUN_SAW_WAITERS;
 			break;
 		}
-		st_cpu_relax();
+		for (int k = 0; k < gap; k++)
+			st_cpu_relax();
+		i += gap;
+		if (gap < ST_SPIN_GAP_MAX)
+			gap <<= 1;
 	}
 	*iterations = i;
 	if (t0)
 		ST_TRACE(spin, loop, obj, i, outcome, mode, st_now_ns() - t0);
+	return outcome;
+}
+
+/* The default budget: SYNCTRACE_SPIN's count. */
+static inline int st_spin(const void *obj, volatile int *waiters,
+			  int (*try_acquire)(void *), void *ctx, int *iterations)
+{
+	return st_spin_for(obj, waiters, try_acquire, ctx, st_spin_limit, iterations);
+}
+
+/* Hand-off waits (a semaphore token, a barrier's round) are ended by
+ * another thread's action, not by a release of a lock that is held for a
+ * short while. If that thread was asleep, the wait lasts as long as its
+ * wake-up: ~4 µs here (glibc's semaphore ping-pong, ~280k waits/s). A
+ * budget that covers a wake-up lets a ping-pong that slept once settle
+ * into both sides spinning, with no system call at all; the default
+ * budget (~2 µs) falls short of it, so both sides sleep forever after.
+ * The budget is ST_SPIN_HANDOFF times SYNCTRACE_SPIN's count (default
+ * 1000 pauses, ~19 µs).
+ *
+ * Spinning only pays while the other thread runs on another CPU. On a
+ * loaded machine the scheduler often queues it behind the spinner, and
+ * the spin can only fail. So it adapts, per object: after ST_SPIN_MISSES
+ * straight loops that ran out, waits on that object stop spinning; every
+ * ST_SPIN_PROBE-th wait probes again (a failed probe then costs its
+ * budget spread over that many waits, ~0.15 µs each), and a loop that
+ * succeeds restores spinning. *misses is a hint read and written with
+ * relaxed atomics: a lost update only shifts when spinning resumes. */
+#define ST_SPIN_HANDOFF 10
+#define ST_SPIN_MISSES 2
+#define ST_SPIN_PROBE 128
+
+/* The budget for this hand-off wait, 0 to sleep at once. */
+static inline int st_spin_handoff_budget(volatile int *misses)
+{
+	int m = st_load_relaxed(misses);
+	if (m >= ST_SPIN_MISSES) {
+		st_store_relaxed(misses, m >= (1 << 20) ? ST_SPIN_MISSES : m + 1);
+		if (m & (ST_SPIN_PROBE - 1))
+			return 0;
+	}
+	return st_spin_limit > INT_MAX / ST_SPIN_HANDOFF ? INT_MAX
+							 : st_spin_limit * ST_SPIN_HANDOFF;
+}
+
+/* Account a hand-off spin's outcome in *misses. */
+static inline void st_spin_handoff_done(volatile int *misses, int outcome)
+{
+	int m = st_load_relaxed(misses);
+	if (outcome == ST_SPUN_ACQUIRED) {
+		if (m)
+			st_store_relaxed(misses, 0);
+	} else if (outcome == ST_SPUN_GAVE_UP && m < ST_SPIN_MISSES) {
+		st_store_relaxed(misses, m + 1);
+	}
+}
+
+/* A hand-off spin, for the adaptive budget kept in *misses. Returns an
+ * st_spin_outcome. */
+static inline int st_spin_handoff(const void *obj, volatile int *waiters,
+				  int (*try_acquire)(void *), void *ctx,
+				  volatile int *misses, int *iterations)
+{
+	int outcome = st_spin_for(obj, waiters, try_acquire, ctx,
+				  st_spin_handoff_budget(misses), iterations);
+	st_spin_handoff_done(misses, outcome);
 	return outcome;
 }
 
@@ -64,5 +150,10 @@ static inline int st_spin(const void *obj, volatile int *waiters,
  * *waiters (if non-NULL) while it sleeps. Returns 0, ETIMEDOUT or EINTR. */
 int st_wait(const void *obj, volatile int *addr, int val, volatile int *waiters,
 	    int shared, clockid_t clk, const struct timespec *abs, int interruptible);
+
+/* The same, as a hand-off wait: adaptive budget in *misses (above). */
+int st_wait_handoff(const void *obj, volatile int *addr, int val, volatile int *waiters,
+		    volatile int *misses, int shared, clockid_t clk,
+		    const struct timespec *abs, int interruptible);
 
 #endif

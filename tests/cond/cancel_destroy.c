@@ -11,6 +11,7 @@
  * of the rounds: destroy waits only for what needs no mutex (a hang here
  * is a deadlock). Signal-then-cancel and cancel-then-signal alternate. */
 #include <pthread.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -40,6 +41,10 @@ static void *waiter(void *arg)
 	__atomic_store_n(&tid, (int)syscall(SYS_gettid), __ATOMIC_RELEASE);
 	/* No predicate: this wait ends by the signal or by the cancel. */
 	pthread_cond_wait(c, &m);
+	/* What is tested is the wait: past it, the pending cancel must not
+	 * act (traced, lttng-ust's code on the way out of a thread has
+	 * cancellation points of its own). */
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, 0);
 	pthread_cleanup_pop(0);
 	returned++;
 	CHECK_EQ(pthread_mutex_unlock(&m), 0);
@@ -90,11 +95,19 @@ int main(void)
 			normal++;
 	}
 	CHECK_EQ(cancelled + normal, ROUNDS);
-	CHECK_EQ(cleanups, cancelled);
 	/* A waiter either acted on the cancel inside the wait (cleanup ran,
 	 * mutex held) or returned from it (the wait ended before the cancel
-	 * could act; nothing after it is a cancellation point). */
-	CHECK_EQ(returned, normal);
+	 * could act, and cancellation is disabled right after it). Traced, a
+	 * thread that returned may still end as PTHREAD_CANCELED, about 1 in
+	 * 400 here: the trace shows its wait returned and our thread wrapper
+	 * returned normally with cancellation disabled, so the cancel acts in
+	 * glibc's thread exit, in lttng-ust's thread-exit destructors (open,
+	 * see README "Tracing and cancellation"). Those are counted apart. */
+	int late = returned - normal;
+	CHECK(late >= 0);
+	if (strcmp(st_test_mode(), "traced"))
+		CHECK_EQ(late, 0);
+	CHECK_EQ(cleanups + late, cancelled);
 	/* The cancel must land inside the wait in most rounds, or this test
 	 * does not test the race. */
 	CHECK(cancelled > ROUNDS / 4);

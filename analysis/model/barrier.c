@@ -75,30 +75,14 @@ static void settle(struct sa_barrier *b, struct sa_bar_thread *t, const struct s
 
 void sa_barrier_event(struct sa_model *m, const struct sa_event *e)
 {
-	int64_t addr, v;
+	int64_t v;
 	uint32_t oi, ti;
-	if (!sa_ev_get(e, "obj", &addr)) {
-		m->malformed++;
-		return;
-	}
-	struct sa_object *o = e->id == SA_EV_barrier_init
-				      ? sa_model_object_init(m, e, (uint64_t)addr, &oi)
-				      : sa_model_object(m, e, (uint64_t)addr, &oi);
+	struct sa_object *o = sa_model_family_object(m, e, "obj", e->id == SA_EV_barrier_init,
+						     SA_OBJ_BARRIER, sizeof(struct sa_barrier),
+						     bar_free, &oi);
 	if (!o || !sa_model_thread(m, e, &ti))
 		return;
-	if (o->type != SA_OBJ_BARRIER && o->type != SA_OBJ_UNKNOWN)
-		return;
-	if (!o->ext) {
-		if (!(o->ext = calloc(1, sizeof(struct sa_barrier)))) {
-			m->oom = 1;
-			return;
-		}
-		o->ext_free = bar_free;
-		o->type = SA_OBJ_BARRIER;
-	}
 	struct sa_barrier *b = o->ext;
-	if (!o->caller && sa_ev_get(e, "caller", &v))
-		o->caller = (uint64_t)v;
 	int32_t round = (int32_t)sa_ev_i(e, "round");
 	struct sa_bar_thread *bt;
 	struct sa_bar_round *r;

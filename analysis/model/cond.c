@@ -15,31 +15,14 @@ static void cond_free(void *p)
 
 void sa_cond_event(struct sa_model *m, const struct sa_event *e)
 {
-	int64_t addr;
+	int64_t v;
 	uint32_t oi;
-	if (!sa_ev_get(e, "cond", &addr)) {
-		m->malformed++;
-		return;
-	}
-	struct sa_object *o = e->id == SA_EV_cond_init
-				      ? sa_model_object_init(m, e, (uint64_t)addr, &oi)
-				      : sa_model_object(m, e, (uint64_t)addr, &oi);
+	struct sa_object *o = sa_model_family_object(m, e, "cond", e->id == SA_EV_cond_init,
+						     SA_OBJ_COND, sizeof(struct sa_cond),
+						     cond_free, &oi);
 	if (!o)
 		return;
-	if (o->type != SA_OBJ_COND && o->type != SA_OBJ_UNKNOWN)
-		return;
-	if (!o->ext) {
-		if (!(o->ext = calloc(1, sizeof(struct sa_cond)))) {
-			m->oom = 1;
-			return;
-		}
-		o->ext_free = cond_free;
-		o->type = SA_OBJ_COND;
-	}
 	struct sa_cond *c = o->ext;
-	int64_t v;
-	if (!o->caller && sa_ev_get(e, "caller", &v))
-		o->caller = (uint64_t)v;
 
 	switch (e->id) {
 	case SA_EV_cond_init:

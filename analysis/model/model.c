@@ -251,6 +251,32 @@ struct sa_object *sa_model_object_init(struct sa_model *m, const struct sa_event
 	return sa_model_object(m, e, addr, idx);
 }
 
+struct sa_object *sa_model_family_object(struct sa_model *m, const struct sa_event *e,
+					 const char *field, int is_init, enum sa_obj_type type, size_t size,
+					 void (*ext_free)(void *), uint32_t *idx)
+{
+	int64_t addr, caller;
+	if (!sa_ev_get(e, field, &addr)) {
+		m->malformed++;
+		return NULL;
+	}
+	struct sa_object *o = is_init ? sa_model_object_init(m, e, (uint64_t)addr, idx)
+				      : sa_model_object(m, e, (uint64_t)addr, idx);
+	if (!o || (o->type != type && o->type != SA_OBJ_UNKNOWN))
+		return NULL;
+	if (!o->ext) {
+		if (!(o->ext = calloc(1, size))) {
+			m->oom = 1;
+			return NULL;
+		}
+		o->ext_free = ext_free;
+		o->type = type;
+	}
+	if (!o->caller && sa_ev_get(e, "caller", &caller))
+		o->caller = (uint64_t)caller;
+	return o;
+}
+
 void sa_model_thread_waited(struct sa_model *m, uint32_t ti, uint32_t oi, uint64_t ns)
 {
 	struct sa_thread *t = &m->threads[ti];

@@ -15,28 +15,14 @@ static void once_free(void *p)
 
 void sa_once_event(struct sa_model *m, const struct sa_event *e)
 {
-	int64_t addr, v;
+	int64_t v;
 	uint32_t oi, ti;
-	if (!sa_ev_get(e, "obj", &addr)) {
-		m->malformed++;
-		return;
-	}
-	struct sa_object *o = sa_model_object(m, e, (uint64_t)addr, &oi);
+	struct sa_object *o = sa_model_family_object(m, e, "obj", 0,
+						     SA_OBJ_ONCE, sizeof(struct sa_once),
+						     once_free, &oi);
 	if (!o || !sa_model_thread(m, e, &ti))
 		return;
-	if (o->type != SA_OBJ_ONCE && o->type != SA_OBJ_UNKNOWN)
-		return;
-	if (!o->ext) {
-		if (!(o->ext = calloc(1, sizeof(struct sa_once)))) {
-			m->oom = 1;
-			return;
-		}
-		o->ext_free = once_free;
-		o->type = SA_OBJ_ONCE;
-	}
 	struct sa_once *x = o->ext;
-	if (!o->caller && sa_ev_get(e, "caller", &v))
-		o->caller = (uint64_t)v;
 
 	switch (e->id) {
 	case SA_EV_once_run:

@@ -14,31 +14,15 @@ static void rw_free(void *p)
 
 void sa_rwlock_event(struct sa_model *m, const struct sa_event *e)
 {
-	int64_t addr, v;
+	int64_t v;
 	uint32_t oi, ti;
-	if (!sa_ev_get(e, "obj", &addr)) {
-		m->malformed++;
-		return;
-	}
-	struct sa_object *o = e->id == SA_EV_rwlock_init
-				      ? sa_model_object_init(m, e, (uint64_t)addr, &oi)
-				      : sa_model_object(m, e, (uint64_t)addr, &oi);
+	struct sa_object *o = sa_model_family_object(m, e, "obj", e->id == SA_EV_rwlock_init,
+						     SA_OBJ_RWLOCK, sizeof(struct sa_rwlock),
+						     rw_free, &oi);
 	if (!o || !sa_model_thread(m, e, &ti))
 		return;
-	if (o->type != SA_OBJ_RWLOCK && o->type != SA_OBJ_UNKNOWN)
-		return;
-	if (!o->ext) {
-		if (!(o->ext = calloc(1, sizeof(struct sa_rwlock)))) {
-			m->oom = 1;
-			return;
-		}
-		o->ext_free = rw_free;
-		o->type = SA_OBJ_RWLOCK;
-	}
 	struct sa_rwlock *r = o->ext;
 	int side = sa_ev_i(e, "write") != 0;
-	if (!o->caller && sa_ev_get(e, "caller", &v))
-		o->caller = (uint64_t)v;
 
 	switch (e->id) {
 	case SA_EV_rwlock_init:

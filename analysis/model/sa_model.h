@@ -220,6 +220,14 @@ struct sa_object *sa_model_object(struct sa_model *m, const struct sa_event *e,
  * becomes a new instance. */
 struct sa_object *sa_model_object_init(struct sa_model *m, const struct sa_event *e,
 				       uint64_t addr, uint32_t *idx);
+/* The object a family's event is about (its address in `field`; an init
+ * event starts a new instance), with the family's state: `size` zeroed
+ * bytes in o->ext, freed by ext_free, made on first use, when the object
+ * is also typed; its first call site noted. NULL: no such field (counted
+ * malformed), out of memory, or an object of another type. */
+struct sa_object *sa_model_family_object(struct sa_model *m, const struct sa_event *e,
+					 const char *field, int is_init, enum sa_obj_type type, size_t size,
+					 void (*ext_free)(void *), uint32_t *idx);
 /* Account a wait of `ns` by thread ti on object oi. */
 void sa_model_thread_waited(struct sa_model *m, uint32_t ti, uint32_t oi, uint64_t ns);
 

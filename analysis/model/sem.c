@@ -14,30 +14,14 @@ static void sem_free(void *p)
 
 void sa_sem_event(struct sa_model *m, const struct sa_event *e)
 {
-	int64_t addr, v;
+	int64_t v;
 	uint32_t oi, ti;
-	if (!sa_ev_get(e, "obj", &addr)) {
-		m->malformed++;
-		return;
-	}
-	struct sa_object *o = e->id == SA_EV_sem_init
-				      ? sa_model_object_init(m, e, (uint64_t)addr, &oi)
-				      : sa_model_object(m, e, (uint64_t)addr, &oi);
+	struct sa_object *o = sa_model_family_object(m, e, "obj", e->id == SA_EV_sem_init,
+						     SA_OBJ_SEM, sizeof(struct sa_sem),
+						     sem_free, &oi);
 	if (!o || !sa_model_thread(m, e, &ti))
 		return;
-	if (o->type != SA_OBJ_SEM && o->type != SA_OBJ_UNKNOWN)
-		return;
-	if (!o->ext) {
-		if (!(o->ext = calloc(1, sizeof(struct sa_sem)))) {
-			m->oom = 1;
-			return;
-		}
-		o->ext_free = sem_free;
-		o->type = SA_OBJ_SEM;
-	}
 	struct sa_sem *s = o->ext;
-	if (!o->caller && sa_ev_get(e, "caller", &v))
-		o->caller = (uint64_t)v;
 
 	switch (e->id) {
 	case SA_EV_sem_init:

@@ -165,6 +165,7 @@ soak)
 	build >/dev/null
 	minutes=${1:-10}
 	soak_tests=(cond/test_cond_stress_timeouts cond/test_cond_cancel cond/test_cond_destroy
+		cond/test_cond_cancel_destroy
 		cond/test_cond_regressions sem/test_sem_stress sem/test_sem_last_waiter_frees
 		mutex/test_mutex_stress mutex/test_mutex_destroy_after_unlock
 		rwlock/test_rwlock_exclusion rwlock/test_rwlock_stall barrier/test_barrier_semantics)

@@ -8,7 +8,11 @@
  *   16   lock     private: the condvar lock guarding head/tail/links:
  *                 0 free, 1 held, 2 held and a thread may sleep on it
  *   20   attr     clock id (bits 0-7) | ST_COND_PSHARED; set by init only
- *   24   seq      shared: sequence counter, the futex word of waiters
+ *   24   seq      shared: sequence counter, the futex word of waiters;
+ *                 private: the waiters' hand-off spin hint (wait.h:
+ *                 failed spins in a row), read by a waiter at enqueue
+ *                 and updated by a signaler before it releases the first
+ *                 of its batch, both while c is surely alive
  *   28   waiters  shared: waiters counted in (| ST_COND_DESTROYING)
  *        refs     private (same word): signaled waiters that may still
  *                 pass their signal on (| ST_COND_DESTROYING), below

@@ -73,6 +73,11 @@ static void signal_private(struct st_cond *c, int n, const void *caller, struct 
 		 * the mutex. A single signal counts a sleeping first in refs
 		 * (c is alive: we are inside pthread_cond_signal). */
 		pthread_mutex_t *mx = first->mutex;
+		/* The waiters' spin hint (cond.h: `seq`), before the release
+		 * (after it a woken waiter may destroy c): a first still
+		 * running (barrier 2) would have been caught by its spin. */
+		st_spin_handoff_done(&c->seq, st_load_relaxed(&first->barrier) == 2
+						      ? ST_SPUN_ACQUIRED : ST_SPUN_GAVE_UP);
 		how = st_cond_release(c, first, st_mutex_cond_held(mx) ? mx : 0, single, &res);
 	}
 	o->moved = moved;

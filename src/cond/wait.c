@@ -19,6 +19,7 @@ struct wait_ctx {
 	int val;           /* sleep while *fut == val (private: 3, see below) */
 	int r;             /* the last futex result */
 	int spurious;      /* futex returns with *fut unchanged, no timeout */
+	int spin_budget;   /* private: this wait's hand-off spin (enqueue) */
 	int unlocked;      /* the mutex was released (so re-acquire it) */
 	unsigned long long t0;
 	struct st_cond_waiter node;
@@ -49,6 +50,8 @@ static int enqueue_private(struct wait_ctx *w)
 		__atomic_store_n(&c->tail, &w->node, __ATOMIC_RELEASE);
 	__atomic_store_n(&c->head, &w->node, __ATOMIC_RELEASE);
 	waits = ++c->waits;
+	/* The spin hint (cond.h: `seq`), read while c is surely alive. */
+	w->spin_budget = st_spin_handoff_budget(&c->seq);
 	st_cond_unlock(c);
 	/* c is valid: we are linked and hold the mutex; no signal has taken
 	 * us yet that could let the program destroy it. */
@@ -111,11 +114,17 @@ static int may_sleep(struct st_cond_waiter *n)
 	}
 }
 
-/* Until released (0) or the timeout (ETIMEDOUT). */
+/* Until released (0) or the timeout (ETIMEDOUT). A private waiter spins
+ * as a hand-off wait (wait.h), with the budget read at enqueue: once
+ * released it may not touch c, so the signaler keeps the hint. */
 static int sleep_until_released(struct wait_ctx *w)
 {
-	int spins;
-	if (st_spin(w->c, 0, released, w, &spins) == ST_SPUN_ACQUIRED)
+	int spins, got;
+	if (w->shared)
+		got = st_spin(w->c, 0, released, w, &spins);
+	else
+		got = st_spin_for(w->c, 0, released, w, w->spin_budget, &spins);
+	if (got == ST_SPUN_ACQUIRED)
 		return 0;
 	for (;;) {
 		if (!w->shared && !may_sleep(&w->node))

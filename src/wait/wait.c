@@ -13,12 +13,18 @@ static int changed(void *p)
 	return st_load_acquire(c->addr) != c->val;
 }
 
-/* Spun (outcome) or not; then the sleep loop. */
-static int sleep_until_changed(const void *obj, volatile int *addr, int val,
-			       volatile int *waiters, int shared, clockid_t clk,
-			       const struct timespec *abs, int interruptible)
+/* Spin (misses NULL: the default budget; else a hand-off wait, wait.h),
+ * then the sleep loop. */
+static int spin_then_sleep(const void *obj, volatile int *addr, int val,
+			   volatile int *waiters, volatile int *misses, int shared,
+			   clockid_t clk, const struct timespec *abs, int interruptible)
 {
-	int r = 0;
+	struct changed_ctx c = { addr, val };
+	int spins, r = 0;
+
+	if ((misses ? st_spin_handoff(obj, waiters, changed, &c, misses, &spins)
+		    : st_spin(obj, waiters, changed, &c, &spins)) == ST_SPUN_ACQUIRED)
+		return 0;
 	/* Counted before the word is looked at again, both seq_cst: a waker
 	 * that changes the word, then finds *waiters 0 (seq_cst too), may skip
 	 * its wake (the barrier does). */
@@ -38,22 +44,12 @@ static int sleep_until_changed(const void *obj, volatile int *addr, int val,
 int st_wait(const void *obj, volatile int *addr, int val, volatile int *waiters,
 	    int shared, clockid_t clk, const struct timespec *abs, int interruptible)
 {
-	struct changed_ctx c = { addr, val };
-	int spins;
-
-	if (st_spin(obj, waiters, changed, &c, &spins) == ST_SPUN_ACQUIRED)
-		return 0;
-	return sleep_until_changed(obj, addr, val, waiters, shared, clk, abs, interruptible);
+	return spin_then_sleep(obj, addr, val, waiters, 0, shared, clk, abs, interruptible);
 }
 
 int st_wait_handoff(const void *obj, volatile int *addr, int val, volatile int *waiters,
 		    volatile int *misses, int shared, clockid_t clk,
 		    const struct timespec *abs, int interruptible)
 {
-	struct changed_ctx c = { addr, val };
-	int spins;
-
-	if (st_spin_handoff(obj, waiters, changed, &c, misses, &spins) == ST_SPUN_ACQUIRED)
-		return 0;
-	return sleep_until_changed(obj, addr, val, waiters, shared, clk, abs, interruptible);
+	return spin_then_sleep(obj, addr, val, waiters, misses, shared, clk, abs, interruptible);
 }

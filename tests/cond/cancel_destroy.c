@@ -11,7 +11,6 @@
  * of the rounds: destroy waits only for what needs no mutex (a hang here
  * is a deadlock). Signal-then-cancel and cancel-then-signal alternate. */
 #include <pthread.h>
-#include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -97,20 +96,17 @@ int main(void)
 	CHECK_EQ(cancelled + normal, ROUNDS);
 	/* A waiter either acted on the cancel inside the wait (cleanup ran,
 	 * mutex held) or returned from it (the wait ended before the cancel
-	 * could act, and cancellation is disabled right after it). Traced, a
-	 * thread that returned may still end as PTHREAD_CANCELED, about 1 in
-	 * 400 here: the trace shows its wait returned and our thread wrapper
-	 * returned normally with cancellation disabled, so the cancel acts in
-	 * glibc's thread exit, in lttng-ust's thread-exit destructors (open,
-	 * see README "Tracing and cancellation"). Those are counted apart. */
+	 * could act, and cancellation is disabled right after it): then it is
+	 * joined with its return value. Traced, up to 75 of 400 threads that
+	 * returned were joined as PTHREAD_CANCELED, until traced threads ended
+	 * by pthread_exit (src/thread/create.c says why). */
 	int late = returned - normal;
-	CHECK(late >= 0);
-	if (strcmp(st_test_mode(), "traced"))
-		CHECK_EQ(late, 0);
+	printf("rounds %d: cancelled in the wait %d, returned %d, cancelled after returning %d\n",
+	       ROUNDS, cancelled - late, normal, late);
+	CHECK_EQ(late, 0);
 	CHECK_EQ(cleanups + late, cancelled);
 	/* The cancel must land inside the wait in most rounds, or this test
 	 * does not test the race. */
 	CHECK(cancelled > ROUNDS / 4);
-	printf("rounds %d: cancelled in the wait %d, returned %d\n", ROUNDS, cancelled, normal);
 	return 0;
 }

@@ -12,9 +12,15 @@
  * mutex as in the seed's pseudo-code: that closes its lost-wakeup window
  * (a signal sent between the second sequence read and the wait).
  * usage: cond_twoqueue [cond|twomutex] [N=1000000] [always|waiting]
- * prints: variant, time, messages, consumer wakeups, messages per wakeup */
+ * prints: variant, time, messages, consumer wakeups (returns from
+ * pthread_cond_wait), messages per wakeup, and the consumer's context
+ * switches: sleeps (voluntary: it blocked in the kernel) and messages per
+ * sleep, preempted (involuntary). A wait that ends by spinning is a wakeup
+ * but not a sleep; in 2003 every wakeup was a sleep. */
+#define _GNU_SOURCE /* RUSAGE_THREAD */
 #include <pthread.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -36,6 +42,18 @@ static unsigned long tm_seq;
 static int consumer_waiting;
 static long wakeups;
 static int always = 1; /* signal after every message */
+/* The consumer's context switches: voluntary ones are the times it
+ * really slept (in any library, whether the wait spun first or not). */
+static long sleeps, preempted;
+
+static void count_switches(void)
+{
+	struct rusage ru;
+	if (!getrusage(RUSAGE_THREAD, &ru)) {
+		sleeps = ru.ru_nvcsw;
+		preempted = ru.ru_nivcsw;
+	}
+}
 
 static void *supplier(void *arg)
 {
@@ -86,6 +104,7 @@ static void *consumer(void *arg)
 			}
 		}
 		pthread_mutex_unlock(&big);
+		count_switches();
 		return 0;
 	}
 	while (got < 2 * n) {
@@ -110,6 +129,7 @@ static void *consumer(void *arg)
 		}
 		pthread_mutex_unlock(&tm_m);
 	}
+	count_switches();
 	return 0;
 }
 
@@ -134,8 +154,8 @@ int main(int argc, char **argv)
 	pthread_join(c, 0);
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	double t = (b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9;
-	printf("cond_twoqueue variant=%s signal=%s seconds=%.3f messages=%ld wakeups=%ld messages_per_wakeup=%.1f\n",
+	printf("cond_twoqueue variant=%s signal=%s seconds=%.3f messages=%ld wakeups=%ld messages_per_wakeup=%.1f sleeps=%ld messages_per_sleep=%.1f preempted=%ld\n",
 	       twomutex ? "twomutex" : "cond", always ? "always" : "waiting", t, 2 * n, wakeups,
-	       wakeups ? 2.0 * n / wakeups : 0.0);
+	       wakeups ? 2.0 * n / wakeups : 0.0, sleeps, sleeps ? 2.0 * n / sleeps : 2.0 * n, preempted);
 	return 0;
 }

@@ -36,6 +36,7 @@ exp_overhead() {
 		 $6 = $6 " fig=" v; print}' "$tmp/keys" "$out/raw/overhead.tsv" >"$tmp/oh.tsv" && mv "$tmp/oh.tsv" "$out/raw/overhead.tsv"
 	table overhead fig "" "throughput (each workload's own figure, per second)"
 	cp "$tmp/sum" "$tmp/oh.sum"
+	overhead_slowdown
 
 	say ""
 	say "  events written (the first repeat's trace of each traced mode, counted; discarded: events the ring buffer dropped)"
@@ -49,11 +50,33 @@ exp_overhead() {
 	reps=$reps_all
 }
 
+# The slowdown of tracing itself: synctrace untraced over synctrace traced
+# (contention, full), paired by repeat, median [min-max]; issue 3's bar is
+# 1.3 at the contention level. Beside it, the traced run against glibc
+# untraced (what the program ran at before synctrace).
+overhead_slowdown() {
+	say ""
+	say "  slowdown of tracing: synctrace untraced / traced, paired by repeat (median [min-max] of $reps; >1 slower when traced)"
+	printf '  %-30s %-11s %22s %24s\n' workload mode "slowdown vs untraced" "traced vs glibc (>1 faster)"
+	awk -F'\t' -v OFS='\t' '{f = $6; sub(/.* fig=/, "", f); sub(/ .*/, "", f); v[$1, $2, $3] = f + 0
+		if (!($1 in seen)) {seen[$1] = ++nw; w[nw] = $1}; if ($3 + 1 > nr) nr = $3 + 1}
+		function stat(a, k,   i, j, t) {for (i = 2; i <= k; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) {t = a[j]; a[j] = a[j - 1]; a[j - 1] = t}
+			return sprintf("%.2fx [%.2f-%.2f]", a[int((k + 1) / 2)], a[1], a[k])}
+		END {for (i = 1; i <= nw; i++) for (m = 1; m <= 2; m++) {mode = m == 1 ? "contention" : "full"; k = 0; g = 0
+			for (r = 0; r < nr; r++) {
+				if (v[w[i], mode, r] > 0 && v[w[i], "preload", r] > 0) x[++k] = v[w[i], "preload", r] / v[w[i], mode, r]
+				if (v[w[i], mode, r] > 0 && v[w[i], "glibc", r] > 0) y[++g] = v[w[i], mode, r] / v[w[i], "glibc", r]}
+			if (k) print w[i], mode, stat(x, k), (g ? stat(y, g) : "-")}}' "$out/raw/overhead.tsv" >"$tmp/slowdown"
+	awk -F'\t' '{printf "  %-30s %-11s %22s %24s\n", $1, $2, $3, $4}' "$tmp/slowdown"
+	awk -F'\t' '{printf "{\"workload\": \"%s\", \"mode\": \"%s\", \"slowdown_vs_untraced\": \"%s\", \"traced_vs_glibc\": \"%s\"}\n", $1, $2, $3, $4}' \
+		"$tmp/slowdown" >>"$tmp/overhead.extra"
+}
+
 # The uncontended pair in ns per mode, and the floor under the full level's
 # figure: lttng-ust's own cost for one event shaped like
 # synctrace_mutex:released (floor/tp_floor.c, built here with lttng-ust's
 # header) and for an empty event, recorded with the contexts of
-# session_setup (vpid, vtid, procname; `synctrace record` adds ip too). A
+# session_setup (vpid, vtid, procname, as `synctrace record`). A
 # full-level lock/unlock pair is one such event plus the lock's own work.
 overhead_floor() {
 	say ""

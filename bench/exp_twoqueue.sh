@@ -14,6 +14,10 @@ exp_twoqueue() {
 	cp "$tmp/sum" "$tmp/tq.time"
 	table twoqueue messages_per_wakeup "" "messages per consumer wakeup" "ratio: paired, to glibc"
 	cp "$tmp/sum" "$tmp/tq.rate"
+	# A wakeup is a return from pthread_cond_wait; a sleep is a voluntary context
+	# switch of the consumer (getrusage). A wait that ends while spinning is a
+	# wakeup without a sleep: in 2003 every wakeup was a sleep.
+	table twoqueue messages_per_sleep "" "messages per consumer sleep (voluntary context switch)" "ratio: paired, to glibc"
 	say ""
 	say "  the seed's table beside this machine's (rate: messages per consumer wakeup; time: s; medians)"
 	printf '  %-30s %10s %10s %14s %14s\n' library "cond rate" "cond time" "twomutex rate" "twomutex time"

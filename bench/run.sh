@@ -5,6 +5,7 @@
 #        (normally through `./synctrace.sh bench [ARGS...]`, which builds and
 #        starts a private LTTng session daemon for the traced modes)
 #   NAMES      experiments, default all: twoqueue throughput spin timedrace overhead
+#              families
 #   -r N, N    repeats (default 5); a bare number is the repeat count
 #   -o DIR     results folder (default BUILD_DIR/bench-results, or $ST_BENCH_RESULTS)
 #   --scale F  multiply every timed workload's duration by F (--long: 5)
@@ -27,13 +28,13 @@
 # asserts a speed: the machine may be shared and noisy.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-case ${1:-} in -h | --help | "") sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1:-} in -h | --help | "") sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 build=$(cd "${1:?usage: run.sh BUILD_DIR [options] [NAMES...]}" && pwd)
 shift
 reps=5
 scale=1
 out=${ST_BENCH_RESULTS:-$build/bench-results}
-all=(twoqueue throughput spin timedrace overhead)
+all=(twoqueue throughput spin timedrace overhead families)
 names=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -41,7 +42,7 @@ while [ $# -gt 0 ]; do
 	-o | --out) out=$2; shift ;;
 	--scale) scale=$2; shift ;;
 	--long) scale=5 ;;
-	-h | --help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	all) names+=("${all[@]}") ;;
 	[0-9]*) reps=$1 ;;
 	*)

@@ -17,13 +17,14 @@
 #include "st_probes.h"
 #include "stacks.h"
 
-/* synctrace_meta:start is emitted lazily: just before the first event
- * recorded after the tracepoint became enabled. libsynctrace.so announces
- * the values when the probes register; if no session records them yet
+/* synctrace_meta:start and synctrace_meta:config are emitted lazily: just
+ * before the first event recorded after meta:start became enabled.
+ * libsynctrace.so announces their values when the probes register (start,
+ * then config: registry.c); if no session records them yet
  * (SYNCTRACE_TRACE=1 loads lttng-ust from a constructor, before it can
- * register with the session daemon; or a session starts later), the start
- * event still precedes every other synctrace event of the process. */
-static int st_start_args[5], st_start_known;
+ * register with the session daemon; or a session starts later), the two
+ * events still precede every other synctrace event of the process. */
+static int st_start_args[5], st_config_args[2], st_start_known;
 static volatile int st_started; /* 0 not yet, 1 being emitted, 2 emitted */
 
 static void st_start_pending(void)
@@ -35,6 +36,7 @@ static void st_start_pending(void)
 					__ATOMIC_ACQUIRE)) {
 		lttng_ust_tracepoint(synctrace_meta, start, st_start_args[0], st_start_args[1],
 				     st_start_args[2], st_start_args[3], st_start_args[4]);
+		lttng_ust_tracepoint(synctrace_meta, config, st_config_args[0], st_config_args[1]);
 		__atomic_store_n(&st_started, 2, __ATOMIC_RELEASE);
 		return;
 	}
@@ -51,6 +53,13 @@ static void st_note_start(int format_major, int format_minor, int level, int spi
 	st_start_args[2] = level;
 	st_start_args[3] = spin_mode;
 	st_start_args[4] = spin_limit;
+}
+
+/* The second announcement: now both are known. */
+static void st_note_config(int sem_max_mode, int sem_max)
+{
+	st_config_args[0] = sem_max_mode;
+	st_config_args[1] = sem_max;
 	__atomic_store_n(&st_start_known, 1, __ATOMIC_RELEASE);
 	st_start_pending();
 }
@@ -129,6 +138,7 @@ __attribute__((constructor)) static void st_tp_init(void)
 	struct collect c = { .n = 0 };
 	dl_iterate_phdr(collect_ranges, &c);
 	st_table.meta_start = st_note_start;
+	st_table.meta_config = st_note_config;
 	st_stacks_install(&st_table);
 	synctrace_register_probes(&st_table, sizeof(st_table), c.r, c.n);
 }

@@ -27,7 +27,8 @@ ST_EXPORT int synctrace_register_probes(const struct st_probes *probes, unsigned
 	st_set_caller(0);
 	ST_TRACE(meta, start, ST_FORMAT_MAJOR, ST_FORMAT_MINOR, st_level,
 		 st_spin_mode, st_spin_limit);
-	ST_TRACE(meta, config, st_sem_max_mode, st_sem_max); /* settings start lacks */
+	/* settings start lacks; second: the probes emit both once it is in */
+	ST_TRACE(meta, config, st_sem_max_mode, st_sem_max);
 	return 0;
 }
 

@@ -12,14 +12,9 @@ exp_throughput() {
 		"cond ping-pong (2 threads)|bench_cond_pingpong 2 $d" \
 		"cond 1 signaler, 4 waiters|bench_cond_fanout 4 $d" \
 		"sem ping-pong (wait/post)|bench_sem_pingpong $d"
-	# one figure for all three: completed operations per second
-	awk -F'\t' -v OFS='\t' '{o = $6; sub(/handoffs_per_s=|signals_per_s=|ops_per_s=/, "persec=", o); $6 = o; print}' \
-		"$out/raw/throughput.tsv" >"$tmp/tp.tsv" && mv "$tmp/tp.tsv" "$out/raw/throughput.tsv"
+	persec throughput
 	table throughput persec "" "completed signals (cond) / waits (sem) per second"
-	say ""
-	say "  issue 7's targets for synctrace (preload) against glibc in the same run (reported, never asserted):"
-	awk -F'\t' '$2 == "preload" {t = ($1 ~ /ping-pong/) ? 2 : 1
-		printf "  %-30s target >= %dx: median %.2fx [%.2f-%.2f] %s\n", $1, t, $7, $8, $9, ($7 >= t ? "met" : "not met")}' "$tmp/sum"
+	targets 7 ping-pong
 	say ""
 	say "  in 2 s (the seed's unit; medians): seed 2014, musl after the work: ~3.7M cond signals, ~12M sem operations"
 	awk -F'\t' '{printf "  %-30s %-12s %12.0f\n", $1, $2, $4 * 2}' "$tmp/sum"

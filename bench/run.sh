@@ -234,6 +234,22 @@ table() {
 		printf "}\n"}' "$tmp/sum" >>"$tmp/$exp.jsonl"
 }
 
+# persec EXP: each workload's own per-second key (handoffs_per_s=,
+# ops_per_s=, ...) becomes one figure, persec=, so one table holds them all.
+persec() {
+	awk -F'\t' -v OFS='\t' '{o = $6; sub(/[a-z]+_per_s=/, "persec=", o); $6 = o; print}' \
+		"$out/raw/$1.tsv" >"$tmp/persec.tsv" && mv "$tmp/persec.tsv" "$out/raw/$1.tsv"
+}
+
+# targets ISSUE REGEX: the preload rows of the last table against the
+# issue's bar: 2x glibc for workloads matching REGEX, 1x for the others.
+targets() {
+	say ""
+	say "  issue $1's targets for synctrace (preload) against glibc in the same run (reported, never asserted):"
+	awk -F'\t' -v two="$2" '$2 == "preload" {t = ($1 ~ two) ? 2 : 1
+		printf "  %-30s target >= %dx: median %.2fx [%.2f-%.2f] %s\n", $1, t, $7, $8, $9, ($7 >= t ? "met" : "not met")}' "$tmp/sum"
+}
+
 # json EXP: results/EXP.json from the rows collected by `table`, plus extras.
 write_json() {
 	local exp=$1 f=$out/$1.json

@@ -30,11 +30,14 @@ static inline __attribute__((always_inline)) int post(struct st_sem *s, const vo
 					      __ATOMIC_RELEASE, __ATOMIC_RELAXED));
 
 	/* d is the word before our increment; s may be gone now: only its
-	 * address is used. WAITED → HANDOVER: wake one registered sleeper. */
+	 * address is used. WAITED → HANDOVER: wake one registered sleeper,
+	 * unless the tokens already there match the registered sleepers: each
+	 * of those had its wake (sem.h, WHO WAKES). */
 	int nwaiters = (int)(d >> 32), woken = -1;
 	if (nwaiters) {
 		st_set_caller(caller);
-		woken = st_futex_wake(&s->value, 1, shared, s);
+		if ((uint32_t)nwaiters > st_sem_tokens(d))
+			woken = st_futex_wake(&s->value, 1, shared, s);
 		ST_TRACE(sem, post, s, caller, 0, (int)st_sem_tokens(d) + 1, nwaiters, woken);
 	} else {
 		ST_TRACE_FULL(caller, sem, post, s, caller, 0, (int)st_sem_tokens(d) + 1,

@@ -36,8 +36,9 @@
  *   AVAILABLE   EMPTY/AVAIL waiter    CAS v → v-1 (acquire)        acquired (fast,
  *                                                                  trywait: full level)
  *   EMPTY       AVAILABLE   poster    CAS v → v+1 (release)        post (full level)
- *   WAITED      HANDOVER    poster    CAS v → v+1 (release), then  post (woken ≥ 0),
- *                                     wake one: the CAS saw n > 0   futex:wake
+ *   WAITED      HANDOVER    poster    CAS v → v+1 (release), then  post (woken ≥ 0,
+ *   HANDOVER    HANDOVER              wake one if the CAS saw       or -1: no wake),
+ *                                     n > v (WHO WAKES)             futex:wake
  *   *           *+1 waiter  waiter    fetch_add n+1 (relaxed; the  sleep
  *                                     word's modification order
  *                                     is what matters)
@@ -50,15 +51,26 @@
  *                           (cleanup) are registered: the cancel may
  *                                     have eaten a post's wake
  *   AVAILABLE   (EOVERFLOW) poster    none: v == SEM_VALUE_MAX       post (result 75)
- * A sleeper futex-waits on `value` expecting 0. A post that adds a token
- * while n > 0 wakes one sleeper; as registration and post are RMWs of the
- * same word, either the post's CAS sees the registration (and wakes), or the
- * registration's fetch_add returns the posted token (and the waiter takes it
- * without sleeping). The kernel makes a woken sleeper return 0, never
- * ETIMEDOUT, so the token a wake stands for is always looked at: a woken
- * sleeper tries to take a token before it checks for a timeout. Wakes are
- * one per post while sleepers are registered: never lost (musl 2022/2024
- * lost a has-waiters bit; there is no bit here to lose), at worst spare.
+ * WHO WAKES. A sleeper futex-waits on `value` expecting 0. A post wakes one
+ * sleeper when its CAS saw more registered sleepers than tokens (n > v):
+ * as registration and post are RMWs of the same word, either the post's
+ * CAS sees the registration, or the registration's fetch_add returns the
+ * posted token (and the waiter takes it without sleeping). Why n > v and
+ * not n > 0: while any sleeper is in the kernel, the tokens never exceed
+ * the registered waiters that are awake (woken, spurious, or not asleep
+ * yet), m: a thread sleeps only on value 0; each post with v < n moves
+ * one sleeper to m as it adds one token; a waiter taking a token lowers
+ * both, trywait lowers v; a waiter leaves without a token only from a
+ * sleep that timed out or was interrupted (it was not in m), or cancelled
+ * (then it passes a wake on). So with a sleeper queued, v <=
+ * m < n at every post: the gate never skips a needed wake. A post with
+ * v >= n would only wake a thread that is already awake; with n > 0 as
+ * the gate (glibc's rule) 88 % of the wakes in bench_sem_channel woke
+ * nobody. tests/model/sem.pml checks it (2 and 3 waiters and posters);
+ * the mutation one wake short is caught. The kernel makes a woken sleeper
+ * return 0, never ETIMEDOUT, so the token a wake stands for is always
+ * looked at: a woken sleeper tries to take a token before it checks for a
+ * timeout. No has-waiters bit to lose (musl 2022/2024 lost one).
  *
  * LIFETIME: a registered sleeper keeps the semaphore alive (destroying a
  * semaphore with waiters is undefined). The CAS that takes a token also

@@ -24,7 +24,11 @@
  *  MUT_CANCEL_NO_PASS  a cancelled sleeper drops its registration without
  *                      passing a post's wake on (wait.c:cancelled); seen
  *                      when the other waiter cannot leave on its own
- *                      (-DNP=1 -DABORTING=1 -DSPURIOUS=0). */
+ *                      (-DNP=1 -DABORTING=1 -DSPURIOUS=0);
+ *  MUT_WAKE_GATE_LAX   the post wakes only when registered sleepers exceed
+ *                      the tokens by 2 (one too few wakes).
+ * MUT_WAKE_ANY_WAITER is the previous rule (wake whenever anybody is
+ * registered): it must pass too, it only wakes more. */
 
 #ifndef NW
 #define NW 2
@@ -207,9 +211,17 @@ proctype poster(byte me)
 #ifdef MUT_POST_RELOAD
 	atomic { assert(alive); dn = nwaiters };            /* glibc 12674 */
 #endif
-	/* s may be gone: its address only. WAITED → HANDOVER: wake one */
+	/* s may be gone: its address only. WAITED → HANDOVER: wake one, when
+	 * more sleepers are registered than tokens were there before this
+	 * post (each of those tokens has its wake already: post.c) */
 	if
-	:: dn > 0 -> futex_wake_value()
+#if defined(MUT_WAKE_ANY_WAITER)
+	:: dn > 0 -> futex_wake_value()                  /* the old rule: spare wakes */
+#elif defined(MUT_WAKE_GATE_LAX)
+	:: dn > dv + 1 -> futex_wake_value()
+#else
+	:: dn > dv -> futex_wake_value()
+#endif
 	:: else -> skip
 	fi
 }

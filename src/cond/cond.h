@@ -36,6 +36,10 @@
  *   ref      written the same way: 1 if the releaser counted us in the
  *            condvar's `refs` (we may pass the signal on; we drop it)
  *   mutex    the waiter's mutex (set before linking; read by the signaler)
+ *   spin     the waiter's hand-off spin, a hint for the signaler that keeps
+ *            the spin hint in `seq`: 0 none this wait (its budget was 0),
+ *            1 spinning or about to, 2 over (it will sleep). Set under
+ *            lock at enqueue, then by the waiter alone (relaxed)
  *
  * NODE STATES
  *   WAITING   linked on the condvar, not yet signaled
@@ -179,6 +183,8 @@ struct st_cond_waiter {
 	int ref;                     /* set by whoever released us: it counted
 	                              * us in the condvar's refs */
 	pthread_mutex_t *mutex;      /* the mutex this waiter re-acquires */
+	volatile int spin;           /* its hand-off spin: 0 none this wait,
+	                              * 1 spinning (or about to), 2 over */
 };
 
 struct st_cond {

@@ -75,9 +75,18 @@ static void signal_private(struct st_cond *c, int n, const void *caller, struct 
 		pthread_mutex_t *mx = first->mutex;
 		/* The waiters' spin hint (cond.h: `seq`), before the release
 		 * (after it a woken waiter may destroy c): a first still
-		 * running (barrier 2) would have been caught by its spin. */
-		st_spin_handoff_done(&c->seq, st_load_relaxed(&first->barrier) == 2
-						      ? ST_SPUN_ACQUIRED : ST_SPUN_GAVE_UP);
+		 * spinning is caught by its spin; one whose spin ran out
+		 * (spin 2) or that announced its sleep (barrier 3) missed. A
+		 * first that did not spin (budget 0: spinning is off) tells
+		 * nothing, though we caught it before its sleep: counting that
+		 * as a success turned spinning back on at almost every signal
+		 * of a ping-pong, and under load (partner not running) the
+		 * spins that followed ran out: 0.4-0.6x glibc. */
+		int spin = st_load_relaxed(&first->spin);
+		if (st_load_relaxed(&first->barrier) == 3 || spin == 2)
+			st_spin_handoff_done(&c->seq, ST_SPUN_GAVE_UP);
+		else if (spin == 1)
+			st_spin_handoff_done(&c->seq, ST_SPUN_ACQUIRED);
 		how = st_cond_release(c, first, st_mutex_cond_held(mx) ? mx : 0, single, &res);
 	}
 	o->moved = moved;

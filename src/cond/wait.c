@@ -52,6 +52,7 @@ static int enqueue_private(struct wait_ctx *w)
 	waits = ++c->waits;
 	/* The spin hint (cond.h: `seq`), read while c is surely alive. */
 	w->spin_budget = st_spin_handoff_budget(&c->seq);
+	w->node.spin = w->spin_budget != 0;
 	st_cond_unlock(c);
 	/* c is valid: we are linked and hold the mutex; no signal has taken
 	 * us yet that could let the program destroy it. */
@@ -126,6 +127,8 @@ static int sleep_until_released(struct wait_ctx *w)
 		got = st_spin_for(w->c, 0, released, w, w->spin_budget, &spins);
 	if (got == ST_SPUN_ACQUIRED)
 		return 0;
+	if (!w->shared)
+		st_store_relaxed(&w->node.spin, 2); /* our own node: always ours */
 	for (;;) {
 		if (!w->shared && !may_sleep(&w->node))
 			return 0;

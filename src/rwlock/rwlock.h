@@ -4,7 +4,8 @@
  *   off  field     glibc's name      use
  *    0   lock      __readers         the lock word, below
  *    4   wwait     __writers         writers in the wait loop (spin or sleep)
- *    8   sleepers  __wrphase_futex   threads in the futex sleep loop (either mode)
+ *    8   sleepers  __wrphase_futex   threads from their last look at the word
+ *                                    to the end of their futex wait (below)
  *   12   spare     __writers_futex   unused (0)
  *   16   spare     __pad3, __pad4    unused (0)
  *   24   owner     __cur_writer      tid of the write owner, 0 otherwise
@@ -25,9 +26,11 @@
  *   FREE         nobody holds it                  0
  *   READ(n)      n readers                        n
  *   WRITE        one writer                       WRLOCKED
- *   …+SLEEPERS   the same, sleepers may be queued  | SLEEPERS (FREE+SLEEPERS
- *                                                   only with writers preferred:
- *                                                   readers wait for a writer)
+ *   …+SLEEPERS   the same, sleepers may be queued  | SLEEPERS (FREE+SLEEPERS:
+ *                                                   with writers preferred,
+ *                                                   readers wait for a writer;
+ *                                                   or the last two readers
+ *                                                   left together)
  *
  * TRANSITIONS
  *   from        to          by       atomic                        event
@@ -35,23 +38,58 @@
  *                                    (not with writers waiting      fast: full level)
  *                                    on a kind-2 lock)
  *   FREE        WRITE       writer   CAS v → WRLOCKED|(v&S) (acq)  acquired (write)
- *   *           *+S         sleeper  CAS v → v|S, then futex-wait  writer_waiting (writers)
- *                                    on v|S
- *   READ(n>1)   READ(n-1)   reader   CAS v → v-1 (release)         released (full level)
- *   READ(1)     FREE        reader   CAS v → 0 (release), wake     released; readers_drained
- *                                    all if S was set               when S was set
+ *   *           *+S         sleeper  sleepers++ (seq_cst), load    writer_waiting (writers)
+ *                                    (seq_cst), CAS v → v|S
+ *                                    (seq_cst), futex-wait on v|S,
+ *                                    sleepers--
+ *   FREE/READ   READ(n+1)   sleeper  CAS v → (v&COUNT)+1 (seq_cst), acquired (how: sleep)
+ *   FREE        WRITE       sleeper  CAS v → WRLOCKED (seq_cst):
+ *                                    S cleared; then S back
+ *                                    (fetch_or) if `sleepers`
+ *                                    (seq_cst load) > 0
+ *   READ(n>1)   READ(n-1)   reader   fetch_sub 1 (release), keeps  released (full level)
+ *   READ(1)     FREE                 S; wake all if it made FREE+S  (readers_drained
+ *                                    (others left or S came         when S was set)
+ *                                    since its load)
+ *   READ(1)+S   FREE        reader   CAS v → 0 (release), wake     released; readers_drained
+ *                                    all
  *   WRITE       FREE        writer   swap → 0 (release), wake all  released
  *                                    if S was set
  *   *+S         *           writer   CAS v|S → v, wake all: the    timeout
  *                           timing   last waiting writer of a
  *                           out      kind-2 lock gave up
- * Who wakes: S is cleared only together with a wake of every sleeper
- * (release to FREE, or the timeout above), and every sleeper sets S before
- * each sleep on the exact value it sleeps on; so either the clearing CAS
- * comes after the sleeper's CAS and its wake finds it in the kernel, or the
- * sleeper's futex_wait sees a changed word. Acquisitions keep S (it may
- * still stand for others). Waking all is simple and never loses a writer
- * behind a woken reader; woken threads that lose the race set S again.
+ * Who wakes: a release to FREE whose releasing RMW saw S. It reads
+ * nothing after that RMW (below), so S is the only gate. A sleeper counts
+ * itself in `sleepers` before its look at the word and until its futex
+ * wait returns, and sets S (or finds it) in the exact value it sleeps
+ * on: the releasing RMW comes after that and sees S, or the sleeper's
+ * futex_wait sees a changed word. S is cleared in three places:
+ *  - a release to FREE, which wakes every sleeper;
+ *  - the kind-2 give-up above, with the same wake;
+ *  - an acquisition from the sleep loop, which replaces the value others
+ *    may sleep on. A Dekker pair: the acquirer's seq_cst CAS, then its
+ *    seq_cst load of `sleepers`; a sleeper's seq_cst increment, then its
+ *    seq_cst load of the word. Either the acquirer sees the sleeper and
+ *    puts S back before its own release, which wakes it (no release to
+ *    FREE comes between: the acquirer holds the lock), or the sleeper
+ *    reads the word after the CAS and sets S itself.
+ * So S outlives its sleepers only after a timeout, or when fast-path
+ * acquisitions keep it (it may stand for others); such an S costs one
+ * wake that finds nobody, at the next release to FREE. (Before, a sleeper
+ * whose futex_wait found the word changed took the lock keeping its own
+ * S, and every release to FREE woke nobody.) Gating the wake on
+ * `sleepers` instead would not do: read before the release, it misses a
+ * sleeper that counts itself just after and sleeps on a word that has S
+ * already; read after, the lock may be gone (tests/model/rwlock.pml,
+ * MUT_GATE_BEFORE, MUT_GATE_AFTER).
+ * Waking all is simple and never loses a writer behind a woken reader;
+ * woken threads that lose the race set S again. A sleeper spins after
+ * every futex return, without bailing on `sleepers`: woken, the lock was
+ * released; EAGAIN, the word moved, so its holders run. (Before, it went
+ * straight back to the futex, and with a writer behind readers whose
+ * count kept moving, every try was an EAGAIN and every release to FREE a
+ * wake for nobody.) No spin bails on `sleepers` (musl's strategy, see
+ * lock.c).
  * Writer preference (kind 2): a reader does not enter while `wwait` > 0; a
  * writer raises `wwait` before its CAS sets S, and a reader reads `wwait`
  * after its own CAS set S, so a writer's departure (dec, then the clearing

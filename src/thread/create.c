@@ -82,6 +82,12 @@ static void *run_tracer_thread(struct start s)
 	return ret;
 }
 
+static void unwound_quietly(void *unused)
+{
+	(void)unused;
+	st_tls.guard = 0;
+}
+
 static void *run_app_thread(struct start s)
 {
 	void *ret;
@@ -105,7 +111,15 @@ static void *run_app_thread(struct start s)
 	 * marks the thread as exiting before any destructor runs, and glibc's
 	 * handler leaves an exiting thread alone: 0 in 4,000 rounds. */
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, 0);
+	/* The unwind of pthread_exit loads and initialises libgcc's unwinder
+	 * (its own pthread_once and mutex calls): our doing, not the
+	 * program's, so not traced. The guard is lifted as the unwind leaves
+	 * this frame, so the program's thread-specific data destructors,
+	 * which glibc runs after it, are traced as before. */
+	pthread_cleanup_push(unwound_quietly, 0);
+	st_tls.guard = 1;
 	pthread_exit(ret);
+	pthread_cleanup_pop(0);
 }
 
 static void *st_thread_start(void *p)

@@ -10,6 +10,7 @@ struct st_tls {
 	int guard;           /* non-zero while a probe runs: no nested events */
 	const void *caller;  /* return address of the current slow-path call */
 	const void *clean_caller; /* the last caller found outside the tracer's code */
+	volatile int relock_misses; /* condvar relock spins that ran out (wait.h hint) */
 };
 
 extern __thread struct st_tls st_tls __attribute__((tls_model("initial-exec")));

@@ -78,12 +78,16 @@ static int take_counted(void *p)
 
 /* The mutex sleep loop (lock.c) for a thread already counted in waiters.
  * It spins first (the releaser is about to unlock, typically) without the
- * bail-out on waiters: we are one of them. */
+ * bail-out on waiters: we are one of them; adaptive per thread, as
+ * st_mutex_lock_relock (lock.c). */
 static int relock_counted(struct st_mutex *m, int *sleeps)
 {
 	int spins;
 	struct take t = { m, st_tid() };
-	if (st_spin(m, 0, take_counted, &t, &spins) == ST_SPUN_ACQUIRED) {
+	int out = st_spin_for(m, 0, take_counted, &t,
+			      st_spin_adaptive_budget(&st_tls.relock_misses, st_spin_limit), &spins);
+	st_spin_handoff_done(&st_tls.relock_misses, out);
+	if (out == ST_SPUN_ACQUIRED) {
 		st_dec(&m->waiters);
 		return 0;
 	}
@@ -114,5 +118,6 @@ int st_mutex_cond_relock(pthread_mutex_t *pm, int counted, const void *caller,
 		return 0;
 	}
 	*contended = 1;
-	return st_mutex_lock(m, CLOCK_REALTIME, 0, caller);
+	return st_mutex_ours(kind) ? st_mutex_lock_relock(m, caller)
+				   : st_mutex_lock(m, CLOCK_REALTIME, 0, caller);
 }

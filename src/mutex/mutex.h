@@ -126,6 +126,7 @@ static inline struct st_mutex *st_mutex(pthread_mutex_t *m)
 }
 
 /* Slow paths (lock.c, unlock.c, trylock.c). abs NULL: no timeout. */
+int st_mutex_lock_relock(struct st_mutex *m, const void *caller);
 int st_mutex_lock_slow(struct st_mutex *m, clockid_t clk,
 		       const struct timespec *abs, const void *caller);
 int st_mutex_unlock_slow(struct st_mutex *m, int old, const void *caller);

@@ -108,8 +108,8 @@ static inline int st_spin(const void *obj, volatile int *waiters,
 #define ST_SPIN_MISSES 2
 #define ST_SPIN_PROBE 128
 
-/* The budget for this hand-off wait, 0 to sleep at once. */
-static inline int st_spin_handoff_budget(volatile int *misses)
+/* budget, adapted by the hint in *misses (below): 0 to sleep at once. */
+static inline int st_spin_adaptive_budget(volatile int *misses, int budget)
 {
 	int m = st_load_relaxed(misses);
 	if (m >= ST_SPIN_MISSES) {
@@ -117,8 +117,15 @@ static inline int st_spin_handoff_budget(volatile int *misses)
 		if (m & (ST_SPIN_PROBE - 1))
 			return 0;
 	}
-	return st_spin_limit > INT_MAX / ST_SPIN_HANDOFF ? INT_MAX
-							 : st_spin_limit * ST_SPIN_HANDOFF;
+	return budget;
+}
+
+/* The budget for this hand-off wait, 0 to sleep at once. */
+static inline int st_spin_handoff_budget(volatile int *misses)
+{
+	return st_spin_adaptive_budget(misses, st_spin_limit > INT_MAX / ST_SPIN_HANDOFF
+						       ? INT_MAX
+						       : st_spin_limit * ST_SPIN_HANDOFF);
 }
 
 /* Account a hand-off spin's outcome in *misses. */

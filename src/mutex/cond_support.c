@@ -85,8 +85,10 @@ static int relock_counted(struct st_mutex *m, int *sleeps)
 	int spins;
 	struct take t = { m, st_tid() };
 	int out = st_spin_for(m, 0, take_counted, &t,
-			      st_spin_adaptive_budget(&st_tls.relock_misses, st_spin_limit), &spins);
-	st_spin_handoff_done(&st_tls.relock_misses, out);
+			      st_spin_adaptive_budget(&st_tls.relock_misses, st_spin_limit,
+						      ST_RELOCK_MISSES),
+			      &spins);
+	st_spin_adaptive_done(&st_tls.relock_misses, out, ST_RELOCK_MISSES);
 	if (out == ST_SPUN_ACQUIRED) {
 		st_dec(&m->waiters);
 		return 0;

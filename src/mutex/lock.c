@@ -144,8 +144,9 @@ static int lock_slow(struct st_mutex *m, clockid_t clk, const struct timespec *a
 	int out;
 	if (misses) {
 		out = st_spin_for(m, &m->waiters, take, &t,
-				  st_spin_adaptive_budget(misses, st_spin_limit), &spins);
-		st_spin_handoff_done(misses, out);
+				  st_spin_adaptive_budget(misses, st_spin_limit, ST_RELOCK_MISSES),
+				  &spins);
+		st_spin_adaptive_done(misses, out, ST_RELOCK_MISSES);
 	} else {
 		out = st_spin(m, &m->waiters, take, &t, &spins);
 	}

@@ -107,13 +107,20 @@ static inline int st_spin(const void *obj, volatile int *waiters,
 #define ST_SPIN_HANDOFF 10
 #define ST_SPIN_MISSES 2
 #define ST_SPIN_PROBE 128
+/* The same scheme for the relock after a condvar wait (mutex/lock.c), per
+ * thread, after more misses in a row: its spins are short (the default
+ * budget) and succeed now and then on a busy mutex (two-queue B: 2 in a
+ * row stopped them there, 10 % slower), while on a loaded machine they
+ * fail every time (a cond ping-pong). */
+#define ST_RELOCK_MISSES 8
 
-/* budget, adapted by the hint in *misses (below): 0 to sleep at once. */
-static inline int st_spin_adaptive_budget(volatile int *misses, int budget)
+/* budget, adapted by the hint in *misses: after max loops in a row ran
+ * out, 0 (sleep at once) except every ST_SPIN_PROBE-th call. */
+static inline int st_spin_adaptive_budget(volatile int *misses, int budget, int max)
 {
 	int m = st_load_relaxed(misses);
-	if (m >= ST_SPIN_MISSES) {
-		st_store_relaxed(misses, m >= (1 << 20) ? ST_SPIN_MISSES : m + 1);
+	if (m >= max) {
+		st_store_relaxed(misses, m >= (1 << 20) ? max : m + 1);
 		if (m & (ST_SPIN_PROBE - 1))
 			return 0;
 	}
@@ -123,21 +130,29 @@ static inline int st_spin_adaptive_budget(volatile int *misses, int budget)
 /* The budget for this hand-off wait, 0 to sleep at once. */
 static inline int st_spin_handoff_budget(volatile int *misses)
 {
-	return st_spin_adaptive_budget(misses, st_spin_limit > INT_MAX / ST_SPIN_HANDOFF
-						       ? INT_MAX
-						       : st_spin_limit * ST_SPIN_HANDOFF);
+	return st_spin_adaptive_budget(misses,
+				       st_spin_limit > INT_MAX / ST_SPIN_HANDOFF
+					       ? INT_MAX
+					       : st_spin_limit * ST_SPIN_HANDOFF,
+				       ST_SPIN_MISSES);
 }
 
-/* Account a hand-off spin's outcome in *misses. */
-static inline void st_spin_handoff_done(volatile int *misses, int outcome)
+/* Account a spin's outcome in the hint *misses (max as above). */
+static inline void st_spin_adaptive_done(volatile int *misses, int outcome, int max)
 {
 	int m = st_load_relaxed(misses);
 	if (outcome == ST_SPUN_ACQUIRED) {
 		if (m)
 			st_store_relaxed(misses, 0);
-	} else if (outcome == ST_SPUN_GAVE_UP && m < ST_SPIN_MISSES) {
+	} else if (outcome == ST_SPUN_GAVE_UP && m < max) {
 		st_store_relaxed(misses, m + 1);
 	}
+}
+
+/* Account a hand-off spin's outcome in *misses. */
+static inline void st_spin_handoff_done(volatile int *misses, int outcome)
+{
+	st_spin_adaptive_done(misses, outcome, ST_SPIN_MISSES);
 }
 
 /* A hand-off spin, for the adaptive budget kept in *misses. Returns an

@@ -103,9 +103,12 @@ void sa_spin_build(const struct sa_model *m, const struct sa_report_opts *o,
 			sa_table_note(t, "verdict: most loops spin to the limit and fail; "
 				      "spinning costs CPU here without avoiding sleeps "
 				      "(try a smaller limit or SYNCTRACE_SPIN=none)");
-		else
+		else if (ok * 2 > loops)
 			sa_table_note(t, "verdict: spinning pays: most loops acquire before "
 				      "the limit");
+		else
+			sa_table_note(t, "verdict: mixed: no outcome has a majority of the "
+				      "loops; see each object's success and spin%%");
 	} else {
 		sa_table_note(t, "no spin loops in the trace (SYNCTRACE_SPIN=none, or no "
 			      "contention)");

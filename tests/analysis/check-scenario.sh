@@ -54,6 +54,9 @@ eq "B sleeps timed out" "$wake | select(.address == \"$addrB\") | .returned_time
 eq "A spin loops" "$spin | select(.address == \"$addrA\") | .loops" "$K"
 eq "A spins gave up" "$spin | select(.address == \"$addrA\") | .gave_up" "$K"
 eq "B spin loops" "$spin | select(.address == \"$addrB\") | .loops" "$W"
+# Every loop of the scenario spins to the limit: the spin verdict says so.
+eq "spin verdict" '[.tables[] | select(.name == "spin.objects") | .notes[] | select(startswith("verdict"))][0] | split(";")[0]' \
+	"verdict: most loops spin to the limit and fail"
 eq "total woke nobody" '.tables[] | select(.name == "wakes.total") | .rows[0].wasted_wakes' "$W"
 
 # The other formats and options run and agree.

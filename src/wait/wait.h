@@ -109,9 +109,9 @@ static inline int st_spin(const void *obj, volatile int *waiters,
 #define ST_SPIN_PROBE 128
 /* The same scheme for the relock after a condvar wait (mutex/lock.c), per
  * thread, after more misses in a row: its spins are short (the default
- * budget) and succeed now and then on a busy mutex (two-queue B: 2 in a
- * row stopped them there, 10 % slower), while on a loaded machine they
- * fail every time (a cond ping-pong). */
+ * budget) and succeed now and then on a busy mutex (two-queue B looked
+ * ~10 % slower with 2, within this machine's noise), while on a loaded
+ * machine they fail every time (a cond ping-pong). */
 #define ST_RELOCK_MISSES 8
 
 /* budget, adapted by the hint in *misses: after max loops in a row ran

@@ -665,6 +665,30 @@ static void barrier_straggler(void)
 	free(txt);
 }
 
+/* The spin table's verdict: outcomes 0 acquired, 1 gave up, 2 saw
+ * sleepers. Two acquired, two gave up, one bailed: no majority, "mixed"
+ * (it used to say "spinning pays"); then three more acquired: it pays. */
+static void spin_verdicts(void)
+{
+	static const int outcomes[] = { 0, 1, 0, 1, 2, 0, 0, 0 };
+	START(1, 1, 1);
+	for (int i = 0; i < 8; i++) {
+		feed(SA_EV_spin_loop, 10 + i, 1, 2, "obj", I(A), "iterations", I(50),
+		     "outcome", I(outcomes[i]), "mode", I(1), "spin_ns", I(100), NULL);
+		if (i != 4 && i != 7)
+			continue;
+		char *txt = render(SA_FMT_TEXT, 0);
+		if (i == 4) {
+			CHECK(strstr(txt, "5 spin loops: 40.0 % acquired, 40.0 % gave up"));
+			CHECK(strstr(txt, "verdict: mixed: no outcome has a majority"));
+			CHECK(!strstr(txt, "spinning pays"));
+		} else {
+			CHECK(strstr(txt, "verdict: spinning pays"));
+		}
+		free(txt);
+	}
+}
+
 #define ONCE 0x5000
 /* A once object: 31 runs the routine and is cancelled while 32 waits; 32
  * runs it again, 33 waits for that run; 34 finds it done (no event). */
@@ -938,6 +962,7 @@ static const struct {
 	{ "discarded", discarded },
 	{ "barrier_rounds", barrier_rounds },
 	{ "barrier_straggler", barrier_straggler },
+	{ "spin_verdicts", spin_verdicts },
 	{ "once_runs", once_runs },
 	{ "work_units", work_units },
 	{ "work_event_option", work_event_option },

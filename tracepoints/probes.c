@@ -23,7 +23,10 @@
  * then config: registry.c); if no session records them yet
  * (SYNCTRACE_TRACE=1 loads lttng-ust from a constructor, before it can
  * register with the session daemon; or a session starts later), the two
- * events still precede every other synctrace event of the process. */
+ * events still precede every other synctrace event of the process. Except
+ * in one window of lttng-ust's: it enables a starting session's
+ * tracepoints before it marks the session active, and the pair emitted
+ * from an event fired in between is dropped with it (README, Limitations). */
 static int st_start_args[5], st_config_args[2], st_start_known;
 static volatile int st_started; /* 0 not yet, 1 being emitted, 2 emitted */
 

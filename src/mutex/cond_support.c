@@ -120,6 +120,5 @@ int st_mutex_cond_relock(pthread_mutex_t *pm, int counted, const void *caller,
 		return 0;
 	}
 	*contended = 1;
-	return st_mutex_ours(kind) ? st_mutex_lock_relock(m, caller)
-				   : st_mutex_lock(m, CLOCK_REALTIME, 0, caller);
+	return st_mutex_lock_relock(m, caller); /* forwards glibc's own objects too */
 }

@@ -80,12 +80,9 @@ int st_mutex_sleep(struct st_mutex *m, int self, clockid_t clk,
 	for (;;) {
 		int v = st_load_relaxed(&m->lock);
 		if (v == 0) {
-			/* FREE → CONTENDED when others are in this loop (some may be
-			 * asleep, relying on the bit), else FREE → HELD. */
-			int mine = self;
-			if (st_load_relaxed(&m->waiters) > 1)
-				mine |= ST_MUTEX_SLEEPERS;
-			if (st_cas_acquire(&m->lock, 0, mine))
+			/* FREE → CONTENDED: others in this loop may be asleep,
+			 * relying on the bit (mutex.h: why not only when they are). */
+			if (st_cas_acquire(&m->lock, 0, self | ST_MUTEX_SLEEPERS))
 				break;
 			continue;
 		}

@@ -3,7 +3,9 @@
  *   mutex A: K rounds; the main thread holds A, the worker blocks on it
  *     (spins the whole budget: nobody sleeps yet; then sleeps), main
  *     releases → exactly K contended acquisitions, all after sleeping,
- *     K futex wakes each waking one thread, 2K acquisitions in all.
+ *     2K futex wakes: K by main, each waking the worker, and K by the
+ *     worker's unlocks, waking nobody (a thread that took the lock from
+ *     the sleep loop marks it contended: mutex.h); 2K acquisitions in all.
  *   mutex B: W rounds; main holds B, the worker's timedlock sleeps and
  *     times out, leaving the sleepers bit set, main releases → exactly W
  *     timeouts and W futex wakes that woke nobody, W acquisitions.

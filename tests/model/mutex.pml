@@ -8,8 +8,8 @@
  *  - no lost wakeup: every thread finishes its rounds (a thread asleep on
  *    the word forever is an invalid end state);
  * Mutations (spin -DMUT_...) that the model must catch:
- *  - MUT_NO_RESET: a woken thread takes the lock without re-setting
- *    SLEEPERS although others are in the sleep loop;
+ *  - MUT_NO_RESET: a thread of the sleep loop takes the lock without
+ *    re-setting SLEEPERS (others may be asleep);
  *  - MUT_NO_MARK: a sleeper sleeps without setting SLEEPERS first. */
 
 #ifndef N
@@ -88,7 +88,7 @@ sleep_loop:
 #ifdef MUT_NO_RESET
 			bitmine = 0;
 #else
-			bitmine = (waiters > 1);                      /* its own step */
+			bitmine = 1;        /* always, as glibc (mutex.h says why) */
 #endif
 			atomic { if :: owner == 0 && sleepers == 0 -> owner = me; sleepers = bitmine; ok = 1 :: else -> ok = 0 fi }
 			if

@@ -99,14 +99,17 @@ static inline int st_spin(const void *obj, volatile int *waiters,
  * Spinning only pays while the other thread runs on another CPU. On a
  * loaded machine the scheduler often queues it behind the spinner, and
  * the spin can only fail. So it adapts, per object: after ST_SPIN_MISSES
- * straight loops that ran out, waits on that object stop spinning; every
- * ST_SPIN_PROBE-th wait probes again (a failed probe then costs its
- * budget spread over that many waits, ~0.15 µs each), and a loop that
- * succeeds restores spinning. *misses is a hint read and written with
- * relaxed atomics: a lost update only shifts when spinning resumes. */
+ * straight loops that ran out, waits on that object stop spinning; then
+ * waits probe again, the first after ST_SPIN_PROBE waits, each next one
+ * after twice as many, up to one in ST_SPIN_PROBE_MAX (a failed probe
+ * costs its budget, ~19 µs: spread over 128 waits that was ~0.15 µs per
+ * wait, ~3 % of a 4-thread barrier round; over 4096, 5 ns), and a loop
+ * that succeeds restores spinning. *misses is a hint read and written
+ * with relaxed atomics: a lost update only shifts when spinning resumes. */
 #define ST_SPIN_HANDOFF 10
 #define ST_SPIN_MISSES 2
 #define ST_SPIN_PROBE 128
+#define ST_SPIN_PROBE_MAX 4096
 /* The same scheme for the relock after a condvar wait (mutex/lock.c), per
  * thread, after more misses in a row: its spins are short (the default
  * budget) and succeed now and then on a busy mutex (two-queue B looked
@@ -115,13 +118,17 @@ static inline int st_spin(const void *obj, volatile int *waiters,
 #define ST_RELOCK_MISSES 8
 
 /* budget, adapted by the hint in *misses: after max loops in a row ran
- * out, 0 (sleep at once) except every ST_SPIN_PROBE-th call. */
+ * out, 0 (sleep at once) except for the probes. *misses - max counts the
+ * calls since: a call probes when that count is ST_SPIN_PROBE times a
+ * power of two, and from ST_SPIN_PROBE_MAX on at every multiple of it. */
 static inline int st_spin_adaptive_budget(volatile int *misses, int budget, int max)
 {
 	int m = st_load_relaxed(misses);
 	if (m >= max) {
-		st_store_relaxed(misses, m >= (1 << 20) ? max : m + 1);
-		if (m & (ST_SPIN_PROBE - 1))
+		unsigned k = (unsigned)(m - max);
+		st_store_relaxed(misses, k >= (1u << 24) ? max + ST_SPIN_PROBE_MAX : m + 1);
+		if (k < ST_SPIN_PROBE || (k < ST_SPIN_PROBE_MAX ? k & (k - 1)
+								: k & (ST_SPIN_PROBE_MAX - 1)))
 			return 0;
 	}
 	return budget;

@@ -4,6 +4,13 @@
  * dlopen'ed by libsynctrace.so when SYNCTRACE_TRACE=1). Its constructor runs
  * after liblttng-ust's (which it links) and hands libsynctrace.so a table of
  * functions, one per event; each fires its tracepoint. */
+#include <stdint.h>
+
+/* meta:start's nonce and repeat fields are this library's, not arguments
+ * libsynctrace.so passes (events/meta.def): the probe reads them here. */
+static uint64_t st_meta_nonce;
+static int st_meta_repeat;
+
 #define LTTNG_UST_TRACEPOINT_CREATE_PROBES
 #define LTTNG_UST_TRACEPOINT_DEFINE
 #include "st_all_providers.h"
@@ -13,38 +20,124 @@
 #include <sched.h>
 #include <link.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "st_probes.h"
 #include "stacks.h"
 
-/* synctrace_meta:start and synctrace_meta:config are emitted lazily: just
- * before the first event recorded after meta:start became enabled.
- * libsynctrace.so announces their values when the probes register (start,
- * then config: registry.c); if no session records them yet
- * (SYNCTRACE_TRACE=1 loads lttng-ust from a constructor, before it can
- * register with the session daemon; or a session starts later), the two
- * events still precede every other synctrace event of the process. Except
- * in one window of lttng-ust's: it enables a starting session's
- * tracepoints before it marks the session active, and the pair emitted
- * from an event fired in between is dropped with it (README, Limitations). */
-static int st_start_args[5], st_config_args[2], st_start_known;
-static volatile int st_started; /* 0 not yet, 1 being emitted, 2 emitted */
+/* synctrace_meta:start and synctrace_meta:config: the announcement.
+ *
+ * libsynctrace.so hands their values over when the probes register (start,
+ * then config: registry.c); the pair is emitted then if a session already
+ * records it, else lazily, just before the first event recorded after
+ * meta:start became enabled (SYNCTRACE_TRACE=1 loads lttng-ust from a
+ * constructor, before it can register with the session daemon; or a
+ * session starts later). Either way it precedes every other synctrace
+ * event of the process.
+ *
+ * A lazy announcement can be lost: lttng-ust enables a starting session's
+ * tracepoints, then registers each channel with the session daemon (a
+ * round trip), and only then marks the session active; an event fired in
+ * between emits the pair into the inactive session, which drops it. No
+ * probe can see that state, so a lazy announcement is made twice: again,
+ * with repeat = 1, by the first event at least ST_REPEAT_NS later (the
+ * window is one round trip to the daemon: well under a millisecond, a few
+ * scheduler slices on a loaded machine), or by meta:stop if the process
+ * ends sooner. meta:start carries a nonce, random per process image and per
+ * forked child, by which the analyzers know the repeat for the same
+ * process and not an exec (a new image: new nonce, repeat = 0).
+ * An announcement made at registration is not repeated: lttng-ust's
+ * constructor, which ran before ours, returned once the daemon had set up
+ * and started its sessions for this process (unless its wait for the
+ * daemon timed out: LTTNG_UST_REGISTER_TIMEOUT, 3 s by default).
+ *
+ * st_ann, the state; transitions by CAS, by whichever thread gets there:
+ *   NONE -> FIRST -> PENDING  an event, once meta:start is enabled (lazy)
+ *   NONE -> FIRST -> DONE     the probes register with meta:start enabled
+ *   PENDING -> REPEAT -> DONE an event ST_REPEAT_NS after the first, or stop
+ *   any -> NONE               a forked child, with the fork helper (new nonce)
+ * Threads whose event finds FIRST or REPEAT wait for the pair's end. */
+enum {
+	ST_ANN_NONE,	/* not announced (values unknown, or nothing enabled yet) */
+	ST_ANN_FIRST,	/* a thread is emitting the first pair; others wait */
+	ST_ANN_PENDING, /* announced lazily at st_ann_ns: the repeat is due */
+	ST_ANN_REPEAT,	/* a thread is emitting the repeat; others wait */
+	ST_ANN_DONE,	/* nothing more to emit */
+};
+#define ST_REPEAT_NS 100000000LL /* 100 ms */
 
-static void st_start_pending(void)
+static int st_start_args[5], st_config_args[2], st_start_known;
+static volatile int st_ann;
+static int64_t st_ann_ns;
+/* lttng-ust's fork helper is preloaded: a child registers anew, with its own
+ * vpid, and announces itself. Without it the child records under the
+ * parent's cached vpid and stays, for the trace, the parent. */
+static int st_fork_helper;
+
+static int64_t st_now_ns(void)
 {
-	int expected = 0;
-	if (!st_start_known || !lttng_ust_tracepoint_enabled(synctrace_meta, start))
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* A process image's nonce: random; if the kernel has no entropy to give
+ * yet, the time, the pid and a stack address (ASLR) mixed. Never 0. */
+static uint64_t st_new_nonce(void)
+{
+	uint64_t n = 0;
+	if (getrandom(&n, sizeof(n), GRND_NONBLOCK) != (ssize_t)sizeof(n)) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		n = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+		n ^= ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)&ts;
+		n = (n ^ (n >> 30)) * 0xBF58476D1CE4E5B9ull; /* splitmix64's finalizer */
+		n = (n ^ (n >> 27)) * 0x94D049BB133111EBull;
+		n ^= n >> 31;
+	}
+	return n ? n : 1;
+}
+
+/* The pair's only call sites. */
+static void st_announce(int repeat)
+{
+	st_meta_repeat = repeat;
+	lttng_ust_tracepoint(synctrace_meta, start, st_start_args[0], st_start_args[1],
+			     st_start_args[2], st_start_args[3], st_start_args[4]);
+	lttng_ust_tracepoint(synctrace_meta, config, st_config_args[0], st_config_args[1]);
+}
+
+/* Before an event (lazy = 1), or at registration (lazy = 0): emit what is
+ * due. force: the repeat now, however recent the first (meta:stop). */
+static void st_start_pending(int lazy, int force)
+{
+	if (!__atomic_load_n(&st_start_known, __ATOMIC_ACQUIRE) ||
+	    !lttng_ust_tracepoint_enabled(synctrace_meta, start))
 		return;
-	if (__atomic_compare_exchange_n(&st_started, &expected, 1, 0, __ATOMIC_ACQ_REL,
+	int s = __atomic_load_n(&st_ann, __ATOMIC_ACQUIRE);
+	if (s == ST_ANN_NONE &&
+	    __atomic_compare_exchange_n(&st_ann, &s, ST_ANN_FIRST, 0, __ATOMIC_ACQ_REL,
 					__ATOMIC_ACQUIRE)) {
-		lttng_ust_tracepoint(synctrace_meta, start, st_start_args[0], st_start_args[1],
-				     st_start_args[2], st_start_args[3], st_start_args[4]);
-		lttng_ust_tracepoint(synctrace_meta, config, st_config_args[0], st_config_args[1]);
-		__atomic_store_n(&st_started, 2, __ATOMIC_RELEASE);
+		st_announce(0);
+		st_ann_ns = st_now_ns(); /* published by the release below */
+		__atomic_store_n(&st_ann, lazy ? ST_ANN_PENDING : ST_ANN_DONE, __ATOMIC_RELEASE);
 		return;
 	}
-	/* Another thread is emitting it: our event must come after. */
-	while (__atomic_load_n(&st_started, __ATOMIC_ACQUIRE) != 2)
+	if (s == ST_ANN_PENDING) {
+		if (!force && st_now_ns() - st_ann_ns < ST_REPEAT_NS)
+			return;
+		if (__atomic_compare_exchange_n(&st_ann, &s, ST_ANN_REPEAT, 0, __ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE)) {
+			st_announce(1);
+			__atomic_store_n(&st_ann, ST_ANN_DONE, __ATOMIC_RELEASE);
+			return;
+		}
+	}
+	/* Another thread is emitting the pair: our event must come after. */
+	while ((s = __atomic_load_n(&st_ann, __ATOMIC_ACQUIRE)) == ST_ANN_FIRST ||
+	       s == ST_ANN_REPEAT)
 		sched_yield();
 }
 
@@ -64,7 +157,39 @@ static void st_note_config(int sem_max_mode, int sem_max)
 	st_config_args[0] = sem_max_mode;
 	st_config_args[1] = sem_max;
 	__atomic_store_n(&st_start_known, 1, __ATOMIC_RELEASE);
-	st_start_pending();
+	st_start_pending(0, 0);
+}
+
+static void st_fire_meta_stop(int objects_flushed);
+
+/* The process ends: a repeat still due is made now, before stop. */
+static void st_note_stop(int objects_flushed)
+{
+	int cs;
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cs);
+	if (__atomic_load_n(&st_ann, __ATOMIC_ACQUIRE) == ST_ANN_PENDING)
+		st_start_pending(1, 1);
+	pthread_setcancelstate(cs, 0);
+	st_fire_meta_stop(objects_flushed);
+}
+
+/* In a child of fork() (the only thread now). With the fork helper: a new
+ * process instance, with a nonce of its own, announced by its first
+ * recorded event. Without: still the parent for the trace; only a pair the
+ * parent was emitting at the fork, which no thread here will finish, is
+ * made again (same nonce: the analyzers take it for the same process). */
+static void st_forked_child(void)
+{
+	int s = __atomic_load_n(&st_ann, __ATOMIC_ACQUIRE);
+	if (st_fork_helper) {
+		st_meta_nonce = st_new_nonce();
+		s = ST_ANN_NONE;
+	} else if (s == ST_ANN_FIRST) {
+		s = ST_ANN_NONE;
+	} else if (s == ST_ANN_REPEAT) {
+		s = ST_ANN_PENDING;
+	}
+	__atomic_store_n(&st_ann, s, __ATOMIC_RELEASE);
 }
 
 /* Recording an event may make a system call that is a cancellation point
@@ -83,8 +208,8 @@ static void st_note_config(int sem_max_mode, int sem_max)
 		if (!lttng_ust_tracepoint_enabled(synctrace_##fam, name))         \
 			return;                                                   \
 		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cs);              \
-		if (__builtin_expect(st_started != 2, 0))                         \
-			st_start_pending();                                       \
+		if (__builtin_expect(st_ann != ST_ANN_DONE, 0))                   \
+			st_start_pending(1, 0);                                   \
 		lttng_ust_do_tracepoint(synctrace_##fam, name, ST_NAMES args);    \
 		pthread_setcancelstate(cs, 0);                                    \
 	}
@@ -139,9 +264,16 @@ static int collect_ranges(struct dl_phdr_info *info, size_t size, void *data)
 __attribute__((constructor)) static void st_tp_init(void)
 {
 	struct collect c = { .n = 0 };
+	Dl_info fork_at;
+	void *fork_fn = dlsym(RTLD_DEFAULT, "fork");
 	dl_iterate_phdr(collect_ranges, &c);
+	st_meta_nonce = st_new_nonce();
+	st_fork_helper = fork_fn && dladdr(fork_fn, &fork_at) && fork_at.dli_fname &&
+			 strstr(fork_at.dli_fname, "liblttng-ust-fork");
+	pthread_atfork(0, 0, st_forked_child);
 	st_table.meta_start = st_note_start;
 	st_table.meta_config = st_note_config;
+	st_table.meta_stop = st_note_stop;
 	st_stacks_install(&st_table);
 	synctrace_register_probes(&st_table, sizeof(st_table), c.r, c.n);
 }

@@ -15,7 +15,7 @@
 
 /* Trace format: bump major when a field changes meaning or disappears. */
 #define ST_FORMAT_MAJOR 2
-#define ST_FORMAT_MINOR 0
+#define ST_FORMAT_MINOR 1 /* 1: meta:start has nonce and repeat */
 
 /* (t1, n1, t2, n2, ...) → "t1 n1, t2 n2, ..." and "n1, n2, ...". */
 #define ST_NARGS(...) ST_NARGS_(__VA_ARGS__, 20, 19, 18, 17, 16, 15, 14, 13, \

@@ -2,6 +2,26 @@
 #include "sa_config.h"
 #include "sa_model.h"
 
+/* A process whose start was made lazily (the session began while it ran)
+ * repeats start and config, with the nonce of the first and repeat = 1
+ * (tracepoints/probes.c): the first may have been dropped. So a start is
+ * the process's own again when it carries the nonce p was announced with,
+ * or when it is a repeat and p was never announced (its events came first:
+ * the first start was lost). Anything else after p's events or start is a
+ * new image (exec: new nonce, repeat = 0) or a new process with the pid.
+ * A start without nonce (older traces): always a new instance, as before. */
+int sa_meta_new_instance(const struct sa_proc *p, const struct sa_event *e)
+{
+	int64_t nonce, repeat;
+	if (sa_ev_get(e, "nonce", &nonce)) {
+		if (p->have_nonce && p->nonce == (uint64_t)nonce)
+			return 0;
+		if (sa_ev_get(e, "repeat", &repeat) && repeat && !p->have_start)
+			return 0;
+	}
+	return p->events || p->have_start;
+}
+
 void sa_meta_event(struct sa_model *m, const struct sa_event *e)
 {
 	uint32_t pi;
@@ -9,7 +29,10 @@ void sa_meta_event(struct sa_model *m, const struct sa_event *e)
 	if (!p)
 		return;
 	if (e->id == SA_EV_meta_start) {
+		int64_t nonce;
 		p->have_start = 1;
+		p->have_nonce = sa_ev_get(e, "nonce", &nonce);
+		p->nonce = (uint64_t)nonce;
 		p->fmt_major = (int)sa_ev_i(e, "format_major");
 		p->fmt_minor = (int)sa_ev_i(e, "format_minor");
 		p->level = (int)sa_ev_i(e, "level");

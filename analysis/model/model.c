@@ -435,10 +435,11 @@ int sa_model_feed(struct sa_model *m, const struct sa_event *e)
 	}
 
 	uint32_t pi, ti;
-	/* A new process with a pid seen before (or exec): new instance. */
+	/* A new process with a pid seen before (or exec): new instance; not
+	 * the same process announcing itself again (meta.c). */
 	if (id == SA_EV_meta_start) {
 		int64_t old = sa_map_get(&m->proc_map, e->trace, (uint32_t)e->vpid);
-		if (old >= 0 && (m->procs[old].events || m->procs[old].have_start)) {
+		if (old >= 0 && sa_meta_new_instance(&m->procs[old], e)) {
 			if (!new_proc(m, e, m->procs[old].instance + 1, &pi))
 				return 0;
 		}

@@ -53,6 +53,8 @@ struct sa_proc {
 	uint64_t events;
 	int have_start;      /* synctrace_meta:start seen */
 	int fmt_major, fmt_minor, level, spin_mode, spin_limit;
+	int have_nonce;      /* start carried a nonce (older traces' do not) */
+	uint64_t nonce;      /* the process image's, from its start */
 	int stopped;         /* synctrace_meta:stop seen */
 	uint32_t nthreads;
 	/* synctrace_meta:config (SYNCTRACE_SEM_MAX): have_config 0 = unknown. */
@@ -230,6 +232,11 @@ struct sa_object *sa_model_family_object(struct sa_model *m, const struct sa_eve
 					 void (*ext_free)(void *), uint32_t *idx);
 /* Account a wait of `ns` by thread ti on object oi. */
 void sa_model_thread_waited(struct sa_model *m, uint32_t ti, uint32_t oi, uint64_t ns);
+
+/* Does synctrace_meta:start e begin a new instance of process p (the
+ * current one for its trace and vpid)? Yes for an exec or a reused pid; no
+ * when p is the process announcing itself again (meta.c). */
+int sa_meta_new_instance(const struct sa_proc *p, const struct sa_event *e);
 
 /* Family hooks (sa_families.h lists the families built in). */
 #define SA_FAMILY(f) void sa_##f##_event(struct sa_model *m, const struct sa_event *e);

@@ -936,6 +936,130 @@ static void discarded(void)
 	free(buf);
 }
 
+/* A meta:start with a nonce (tracepoints/probes.c): a process announced
+ * lazily repeats start and config (repeat = 1, the same nonce), since a
+ * session starting meanwhile may have dropped the first pair. */
+#define START_NONCE(ts, pid, tid, level, nonce, rep)                                   \
+	feed(SA_EV_meta_start, ts, pid, tid, "format_major", I(SA_FORMAT_MAJOR),        \
+	     "format_minor", I(0), "level", I(level), "spin_mode", I(1), "spin_limit",   \
+	     I(100), "nonce", I(nonce), "repeat", I(rep), NULL)
+#define CONFIG(ts, pid, tid, max) \
+	feed(SA_EV_meta_config, ts, pid, tid, "sem_max_mode", I(3), "sem_max", I(max), NULL)
+#define WAKE(ts, pid, tid, woken)                                                      \
+	feed(SA_EV_futex_wake, ts, pid, tid, "obj", I(A), "uaddr", I(A), "requested", I(1), \
+	     "woken", I(woken), NULL)
+#define NONCE1 0xF00DCAFE12345678ull /* above INT64_MAX: read back as int64 */
+#define NONCE2 0x0123456789ABCDEFull
+#define NONCE3 0x42ull
+
+/* Both announcements recorded, the repeat from another thread: one process
+ * instance, one object, one set of threads; the repeat pair is two more
+ * events of the trace and nothing else. */
+static void meta_repeat_same_nonce(void)
+{
+	START_NONCE(1, 500, 500, 1, NONCE1, 0);
+	CONFIG(2, 500, 500, 7);
+	WAKE(3, 500, 501, 0);
+	START_NONCE(200, 500, 501, 1, NONCE1, 1);
+	CONFIG(201, 500, 501, 7);
+	WAKE(202, 500, 501, 0);
+	CHECK_EQ(m->nprocs, 1);
+	CHECK_EQ(m->procs[0].instance, 0);
+	CHECK_EQ(m->procs[0].have_start, 1);
+	CHECK_EQ(m->procs[0].have_nonce, 1);
+	CHECK(m->procs[0].nonce == NONCE1);
+	CHECK_EQ(m->procs[0].level, 1);
+	CHECK_EQ(m->procs[0].have_config, 1);
+	CHECK_EQ(m->procs[0].sem_max, 7);
+	CHECK_EQ(m->procs[0].first_ts, 1);
+	CHECK_EQ(m->procs[0].events, 6);
+	CHECK_EQ(m->nthreads, 2);
+	CHECK_EQ(m->procs[0].nthreads, 2);
+	CHECK_EQ(m->nobjs, 1);
+	CHECK_EQ(m->objs[0].fx_wakes, 2);
+	CHECK_EQ(m->objs[0].fx_wasted, 2);
+}
+
+/* The first pair dropped: the process's events come first, then the
+ * repeat, which announces that same process (its settings become known). */
+static void meta_repeat_first_lost(void)
+{
+	WAKE(1, 500, 501, 0);
+	WAKE(2, 500, 502, 1);
+	char *text = render(SA_FMT_TEXT, 0);
+	CHECK(strstr(text, "pid 500: no synctrace_meta:start"));
+	free(text);
+	START_NONCE(200, 500, 501, 2, NONCE1, 1);
+	CONFIG(201, 500, 501, 7);
+	WAKE(202, 500, 502, 0);
+	CHECK_EQ(m->nprocs, 1);
+	CHECK_EQ(m->procs[0].have_start, 1);
+	CHECK_EQ(m->procs[0].level, 2);
+	CHECK_EQ(m->procs[0].have_config, 1);
+	CHECK_EQ(m->procs[0].sem_max_mode, 3);
+	CHECK_EQ(m->procs[0].sem_max, 7);
+	CHECK_EQ(m->nthreads, 2);
+	CHECK_EQ(m->nobjs, 1);
+	CHECK_EQ(m->objs[0].fx_wakes, 3);
+	CHECK_EQ(m->objs[0].fx_wasted, 2);
+	text = render(SA_FMT_TEXT, 0);
+	CHECK(!strstr(text, "no synctrace_meta:start"));
+	free(text);
+}
+
+/* exec: the new image announces itself with a nonce of its own, a new
+ * instance; its repeat stays with it. A repeat whose first was lost, after
+ * another image's start, is a new image too. */
+static void meta_new_nonce(void)
+{
+	START_NONCE(1, 600, 600, 1, NONCE1, 0);
+	CONFIG(2, 600, 600, 7);
+	WAKE(3, 600, 600, 0);
+	START_NONCE(10, 600, 600, 2, NONCE2, 0);
+	CONFIG(11, 600, 600, 9);
+	WAKE(12, 600, 600, 1);
+	START_NONCE(200, 600, 600, 2, NONCE2, 1);
+	CONFIG(201, 600, 600, 9);
+	WAKE(202, 600, 600, 1);
+	CHECK_EQ(m->nprocs, 2);
+	CHECK_EQ(m->procs[1].instance, 1);
+	CHECK_EQ(m->procs[0].level, 1);
+	CHECK_EQ(m->procs[0].sem_max, 7);
+	CHECK_EQ(m->procs[1].level, 2);
+	CHECK_EQ(m->procs[1].sem_max, 9);
+	CHECK(m->procs[1].nonce == NONCE2);
+	CHECK_EQ(m->nobjs, 2);
+	CHECK_EQ(m->objs[0].fx_wasted, 1);
+	CHECK_EQ(m->objs[1].proc, 1);
+	CHECK_EQ(m->objs[1].fx_wakes, 2);
+	CHECK_EQ(m->objs[1].fx_wasted, 0);
+	START_NONCE(300, 600, 600, 1, NONCE3, 1);
+	WAKE(301, 600, 600, 0);
+	CHECK_EQ(m->nprocs, 3);
+	CHECK_EQ(m->procs[2].instance, 2);
+	CHECK(m->procs[2].nonce == NONCE3);
+	CHECK_EQ(m->objs[2].proc, 2);
+}
+
+/* Starts without nonce (traces of older synctrace): a start after the
+ * process's start or events is a new instance, as it always was. */
+static void meta_no_nonce(void)
+{
+	START(1, 700, 1);
+	WAKE(2, 700, 700, 0);
+	START(10, 700, 1);
+	WAKE(11, 800, 801, 0);
+	START(12, 800, 1);
+	CHECK_EQ(m->nprocs, 4);
+	CHECK_EQ(m->procs[1].vpid, 700);
+	CHECK_EQ(m->procs[1].instance, 1);
+	CHECK_EQ(m->procs[1].have_nonce, 0);
+	CHECK_EQ(m->procs[3].vpid, 800);
+	CHECK_EQ(m->procs[3].instance, 1);
+	CHECK_EQ(m->procs[2].have_start, 0);
+	CHECK_EQ(m->procs[3].have_start, 1);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -967,6 +1091,10 @@ static const struct {
 	{ "work_units", work_units },
 	{ "work_event_option", work_event_option },
 	{ "sem_over_max", sem_over_max },
+	{ "meta_repeat_same_nonce", meta_repeat_same_nonce },
+	{ "meta_repeat_first_lost", meta_repeat_first_lost },
+	{ "meta_new_nonce", meta_new_nonce },
+	{ "meta_no_nonce", meta_no_nonce },
 };
 
 int main(int argc, char **argv)

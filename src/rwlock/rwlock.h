@@ -37,7 +37,9 @@
  *   FREE/READ   READ(n+1)   reader   CAS v → v+1 (acquire)         acquired (read;
  *                                    (not with writers waiting      fast: full level)
  *                                    on a kind-2 lock)
- *   FREE        WRITE       writer   CAS v → WRLOCKED|(v&S) (acq)  acquired (write)
+ *   FREE        WRITE       writer   CAS v → WRLOCKED|(v&S) (acq)  acquired (write;
+ *                                    (also once after the writer's  after the nap:
+ *                                    nap, below)                    how sleep)
  *   *           *+S         sleeper  sleepers++ (seq_cst), load    writer_waiting (writers)
  *                                    (seq_cst), CAS v → v|S
  *                                    (seq_cst), futex-wait on v|S,
@@ -90,6 +92,14 @@
  * count kept moving, every try was an EAGAIN and every release to FREE a
  * wake for nobody.) No spin bails on `sleepers` (musl's strategy, see
  * lock.c).
+ * The writer's nap: a writer whose spin failed, on a lock that does not
+ * prefer writers and without a timeout, sleeps ~70 us (nanosleep; lock.c,
+ * writer_naps) and tries the fast-path CAS once more before its sleep
+ * loop. No transition of its own and no shared access but that CAS: it
+ * is a pause between two tries, each of which keeps S. It frees the CPU
+ * that the waiting writer would otherwise keep (its futex_wait on a word
+ * that readers keep changing returns EAGAIN), so the others run alone
+ * with a hot line meanwhile, as glibc's do through its write phases.
  * Writer preference (kind 2): a reader does not enter while `wwait` > 0; a
  * writer raises `wwait` before its CAS sets S, and a reader reads `wwait`
  * after its own CAS set S, so a writer's departure (dec, then the clearing

@@ -15,10 +15,11 @@
  *
  * Each racy access of the C code (a load, a CAS, an RMW) is its own step;
  * a CAS is a test-and-set on the value loaded before it, and its failure
- * goes back to the load. Spinning is one more try. The futex is "sleep
- * while the word holds the value": compare and queue are one kernel step;
- * a sleeper leaves the queue when woken, on a spurious return (bounded,
- * all threads together) or a timeout. The model is sequentially
+ * goes back to the load. Spinning is one more try; so is a writer's nap
+ * (lock.c:writer_naps; not the timed writer's, not with KIND=2). The
+ * futex is "sleep while the word holds the value": compare and queue are
+ * one kernel step; a sleeper leaves the queue when woken, on a spurious
+ * return (bounded, all threads together) or a timeout. The model is sequentially
  * consistent: it checks the protocol; rwlock.h says which C orderings
  * give the two Dekker pairs it relies on.
  *
@@ -199,6 +200,22 @@ proctype T(byte me; bit wr)
 		fi;
 		if
 		:: ok -> goto acquired
+		:: else -> skip
+		fi;
+		/* lock.c:writer_naps: a writer without a timeout, on a lock
+		 * that prefers readers, naps and tries once more, keeping S */
+		if
+		:: wr && KIND != 2 && me != TIMED ->
+			load_word();
+			if
+			:: CAN_TAKE(wr, vc, 0) ->
+				atomic { assert(alive); if :: cnt == vc && S == vs -> cnt = ACQ(wr, vc); enter(); ok = 1 :: else -> ok = 0 fi }
+			:: else -> ok = 0
+			fi;
+			if
+			:: ok -> goto acquired
+			:: else -> skip
+			fi
 		:: else -> skip
 		fi;
 #ifdef ORIG

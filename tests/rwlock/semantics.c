@@ -56,6 +56,40 @@ static void write_held_excludes_everyone(void)
 	CHECK_EQ(pthread_rwlock_destroy(&rw), 0);
 }
 
+/* rdlock and wrlock are no cancellation points, even where they sleep
+ * (synctrace: a writer's nap, then its futex wait): a cancel pending
+ * since before the wrlock acts at the next cancellation point after it. */
+static pthread_rwlock_t busy;
+static volatile int got_it;
+
+static void *cancelled_writer(void *p)
+{
+	(void)p;
+	pthread_cancel(pthread_self());
+	CHECK_EQ(pthread_rwlock_wrlock(&busy), 0);
+	got_it = 1;
+	CHECK_EQ(pthread_rwlock_unlock(&busy), 0);
+	pthread_testcancel();
+	return 0;
+}
+
+static void wrlock_is_no_cancellation_point(void)
+{
+	pthread_t t;
+	void *r;
+	CHECK_EQ(pthread_rwlock_init(&busy, 0), 0);
+	CHECK_EQ(pthread_rwlock_rdlock(&busy), 0);
+	CHECK_EQ(pthread_create(&t, 0, cancelled_writer, 0), 0);
+	usleep(50000); /* the writer waits behind our read lock */
+	CHECK_EQ(pthread_rwlock_unlock(&busy), 0);
+	CHECK_EQ(pthread_join(t, &r), 0);
+	CHECK(r == PTHREAD_CANCELED);
+	CHECK_EQ(got_it, 1);
+	CHECK_EQ(pthread_rwlock_trywrlock(&busy), 0);
+	CHECK_EQ(pthread_rwlock_unlock(&busy), 0);
+	CHECK_EQ(pthread_rwlock_destroy(&busy), 0);
+}
+
 static pthread_rwlock_t held;
 static void *timed_from_other(void *p)
 {
@@ -168,6 +202,7 @@ int main(void)
 		st_check_interposed(names[i]);
 	static_initializers_work();
 	write_held_excludes_everyone();
+	wrlock_is_no_cancellation_point();
 	timed_locks_time_out();
 	timed_locks_check_the_time_first();
 	attributes_are_read_through_glibc();

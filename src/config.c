@@ -5,6 +5,8 @@
  *                    pauses (default bail:100, ~2 µs; see README "Spin
  *                    default"). Hand-off waits (semaphores, barriers) spin
  *                    ten times that, adaptively (src/wait/wait.h).
+ *                    Mutexes spin only if adaptive (PTHREAD_MUTEX_
+ *                    ADAPTIVE_NP), unless it is set (config.h).
  *   SYNCTRACE_LEVEL  contention (default) | full   (events when tracing)
  *   SYNCTRACE_SEM_MAX  init | N | init:N | off   (debug check, default off)
  *                    sem_post reports (synctrace_sem:misuse) a value above
@@ -27,6 +29,7 @@
 
 int st_spin_mode = ST_SPIN_BAIL;
 int st_spin_limit = 100;
+int st_spin_all_mutexes = 0;
 int st_level = ST_LEVEL_CONTENTION;
 int st_sem_max_mode = ST_SEM_MAX_OFF;
 int st_sem_max = -1;
@@ -99,7 +102,7 @@ void st_config_load(void)
 			fprintf(stderr, "synctrace: SYNCTRACE_SPIN=%s is not none, bail, full, "
 					"a count or MODE:COUNT; keeping the default\n", s);
 		else
-			st_spin_mode = mode, st_spin_limit = limit;
+			st_spin_mode = mode, st_spin_limit = limit, st_spin_all_mutexes = 1;
 	}
 	if ((s = getenv("SYNCTRACE_SEM_MAX")) && *s) {
 		int mode = st_sem_max_mode, limit = st_sem_max;

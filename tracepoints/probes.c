@@ -68,7 +68,7 @@ enum {
 };
 #define ST_REPEAT_NS 100000000LL /* 100 ms */
 
-static int st_start_args[5], st_config_args[2], st_start_known;
+static int st_start_args[5], st_config_args[3], st_start_known;
 static volatile int st_ann;
 static int64_t st_ann_ns;
 /* lttng-ust's fork helper is preloaded: a child registers anew, with its own
@@ -106,7 +106,8 @@ static void st_announce(int repeat)
 	st_meta_repeat = repeat;
 	lttng_ust_tracepoint(synctrace_meta, start, st_start_args[0], st_start_args[1],
 			     st_start_args[2], st_start_args[3], st_start_args[4]);
-	lttng_ust_tracepoint(synctrace_meta, config, st_config_args[0], st_config_args[1]);
+	lttng_ust_tracepoint(synctrace_meta, config, st_config_args[0], st_config_args[1],
+			     st_config_args[2]);
 }
 
 /* Before an event (lazy = 1), or at registration (lazy = 0): emit what is
@@ -152,10 +153,11 @@ static void st_note_start(int format_major, int format_minor, int level, int spi
 }
 
 /* The second announcement: now both are known. */
-static void st_note_config(int sem_max_mode, int sem_max)
+static void st_note_config(int sem_max_mode, int sem_max, int all_mutexes_spin)
 {
 	st_config_args[0] = sem_max_mode;
 	st_config_args[1] = sem_max;
+	st_config_args[2] = all_mutexes_spin;
 	__atomic_store_n(&st_start_known, 1, __ATOMIC_RELEASE);
 	st_start_pending(0, 0);
 }

@@ -48,6 +48,9 @@ void sa_meta_event(struct sa_model *m, const struct sa_event *e)
 		p->have_config = 1;
 		p->sem_max_mode = (int)sa_ev_i(e, "sem_max_mode");
 		p->sem_max = (int)sa_ev_i(e, "sem_max");
+		int64_t v;
+		if ((p->have_mutex_spin = sa_ev_get(e, "all_mutexes_spin", &v)))
+			p->all_mutexes_spin = (int)v;
 #endif
 	} else if (e->id == SA_EV_meta_stop) {
 		p->stopped = 1;

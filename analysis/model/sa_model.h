@@ -59,6 +59,8 @@ struct sa_proc {
 	uint32_t nthreads;
 	/* synctrace_meta:config (SYNCTRACE_SEM_MAX): have_config 0 = unknown. */
 	int have_config, sem_max_mode, sem_max;
+	/* Its all_mutexes_spin (format 2.1; have_mutex_spin 0 = unknown). */
+	int have_mutex_spin, all_mutexes_spin;
 	/* Units of work (synctrace_work:done, or the --work-event). */
 	uint64_t units, unit_events;
 };

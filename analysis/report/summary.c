@@ -34,6 +34,7 @@ static const struct sa_col proc_cols[] = {
 	{ "last_ns", "last (ns)", SA_COL_I64 },
 	{ "started_in_trace", "start seen", SA_COL_BOOL },
 	{ "stopped_in_trace", "stop seen", SA_COL_BOOL },
+	{ "mutexes_spin", "mutexes spin", SA_COL_STR },
 };
 
 static const struct sa_col thread_cols[] = {
@@ -124,6 +125,8 @@ void sa_summary_build(const struct sa_model *m, const struct sa_report_opts *o,
 		sa_set_i(&c[11], p->last_ts);
 		sa_set_u(&c[12], (uint64_t)p->have_start);
 		sa_set_u(&c[13], (uint64_t)p->stopped);
+		if (p->have_mutex_spin) /* SYNCTRACE_SPIN set: all; else adaptive only */
+			sa_cell_str(&c[14], p->all_mutexes_spin ? "all" : "adaptive");
 		if (!p->have_start)
 			sa_table_note(t, "pid %d: no synctrace_meta:start (tracing began after "
 				      "the process started): format and level unknown",

@@ -96,8 +96,9 @@
  *
  * MUTEX HAND-OFF (the musl 2020 requeue bug). A requeued member sleeps on
  * the mutex word without having counted itself in the mutex's `waiters`,
- * and the mutex wakes only when SLEEPERS is set, and a woken mutex waiter
- * sets SLEEPERS again only if `waiters` > 1. So the member that requeues
+ * and the mutex wakes only when SLEEPERS is set; a counted thread that
+ * takes the word while spinning sets SLEEPERS again only if `waiters` > 1
+ * (from the sleep loop it always does). So the member that requeues
  * counts the next one in `waiters` and sets SLEEPERS while it holds the
  * mutex (st_mutex_cond_handoff); the next one re-acquires through the sleep
  * loop as an already counted waiter (st_mutex_cond_relock, counted = 1),
@@ -135,6 +136,19 @@
  * two atomics, only when the waiter really slept (a system call each way
  * anyway); none in the spinning hand-off.
  *
+ * SPIN HINT (`seq`, private). A waiter spins before it sleeps (a hand-off
+ * wait, wait.h) unless the hint says that recent spins missed. The
+ * signaler that releases a batch's first judges that waiter's spin: caught
+ * spinning is a success; spin over, or asleep, a miss. A catch counts as a
+ * success only if the signal is a reply: the signaling thread waited on a
+ * private condvar within its last ST_COND_REPLY_SIGNALS signals
+ * (st_tls.cond_signals_left). A ping-pong replies, and so does a producer
+ * that waits for room: its CPU is about to go idle, and the spin saves
+ * both sides a system call. A signaler that never waits streams: a waiter
+ * caught spinning takes one item per wait, each item costs a slow-path
+ * signal, and the spinner keeps a CPU from the producers; asleep, it
+ * wakes to a batch (the two-queue workload of the 2003 seed; bench/README).
+ *
  * PROCESS-SHARED CONDVARS: no nodes (they would be in another process's
  * address space). A waiter reads `seq`, counts itself in `waiters`, releases
  * the mutex and sleeps while seq is unchanged; a signal with waiters counted
@@ -157,6 +171,9 @@
  * says. Spinning before the sleep is not a cancellation point. */
 #ifndef ST_COND_H
 #define ST_COND_H
+
+/* SPIN HINT: signals after a condvar wait that still count as replies. */
+#define ST_COND_REPLY_SIGNALS 64
 
 #include <pthread.h>
 #include <stdint.h>

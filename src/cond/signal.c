@@ -81,9 +81,15 @@ static void signal_private(struct st_cond *c, int n, const void *caller, struct 
 		 * nothing, though we caught it before its sleep: counting that
 		 * as a success turned spinning back on at almost every signal
 		 * of a ping-pong, and under load (partner not running) the
-		 * spins that followed ran out: 0.4-0.6x glibc. */
+		 * spins that followed ran out: 0.4-0.6x glibc.
+		 * A first caught spinning counts as a success only when this
+		 * signal is a reply (cond.h: spin hint): a signaler that never
+		 * waits streams on, and its waiters are better off asleep. */
 		int spin = st_load_relaxed(&first->spin);
-		if (st_load_relaxed(&first->barrier) == 3 || spin == 2)
+		int reply = st_tls.cond_signals_left > 0;
+		if (reply)
+			st_tls.cond_signals_left--;
+		if (st_load_relaxed(&first->barrier) == 3 || spin == 2 || (spin == 1 && !reply))
 			st_spin_handoff_done(&c->seq, ST_SPUN_GAVE_UP);
 		else if (spin == 1)
 			st_spin_handoff_done(&c->seq, ST_SPUN_ACQUIRED);

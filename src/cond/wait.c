@@ -50,6 +50,8 @@ static int enqueue_private(struct wait_ctx *w)
 		__atomic_store_n(&c->tail, &w->node, __ATOMIC_RELEASE);
 	__atomic_store_n(&c->head, &w->node, __ATOMIC_RELEASE);
 	waits = ++c->waits;
+	/* This thread waits on condvars: its next signals are replies. */
+	st_tls.cond_signals_left = ST_COND_REPLY_SIGNALS;
 	/* The spin hint (cond.h: `seq`), read while c is surely alive. */
 	w->spin_budget = st_spin_handoff_budget(&c->seq);
 	w->node.spin = w->spin_budget != 0;

@@ -145,7 +145,12 @@ static int lock_slow(struct st_mutex *m, clockid_t clk, const struct timespec *a
 				  &spins);
 		st_spin_adaptive_done(misses, out, ST_RELOCK_MISSES);
 	} else {
-		out = st_spin(m, &m->waiters, take, &t, &spins);
+		/* Only adaptive mutexes spin by default (config.h: why). */
+		out = st_spin_for(m, &m->waiters, take, &t,
+				  type == PTHREAD_MUTEX_ADAPTIVE_NP || st_spin_all_mutexes
+					  ? st_spin_limit
+					  : 0,
+				  &spins);
 	}
 	if (out == ST_SPUN_ACQUIRED) {
 		acquired_slow(m, caller, ST_HOW_SPIN, spins, 0, t0);

@@ -28,7 +28,7 @@ ST_EXPORT int synctrace_register_probes(const struct st_probes *probes, unsigned
 	ST_TRACE(meta, start, ST_FORMAT_MAJOR, ST_FORMAT_MINOR, st_level,
 		 st_spin_mode, st_spin_limit);
 	/* settings start lacks; second: the probes emit both once it is in */
-	ST_TRACE(meta, config, st_sem_max_mode, st_sem_max);
+	ST_TRACE(meta, config, st_sem_max_mode, st_sem_max, st_spin_all_mutexes);
 	return 0;
 }
 

@@ -1,5 +1,7 @@
 /* Four threads contend for one mutex for the seconds given (default 2):
- * a workload long enough for a late tracer registration to catch. */
+ * a workload long enough for a late tracer registration to catch. The
+ * optional second argument is work outside the lock (loop iterations,
+ * default 0), to contend less (fewer events). */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +12,7 @@
 static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 static volatile int stop;
 static long counter;
+static int outside;
 
 static void *run(void *arg)
 {
@@ -20,6 +23,8 @@ static void *run(void *arg)
 		for (volatile int i = 0; i < 200; i++)
 			;
 		CHECK_EQ(pthread_mutex_unlock(&m), 0);
+		for (volatile int i = 0; i < outside; i++)
+			;
 	}
 	return 0;
 }
@@ -28,6 +33,7 @@ int main(int argc, char **argv)
 {
 	pthread_t t[4];
 	double secs = argc > 1 ? atof(argv[1]) : 2.0;
+	outside = argc > 2 ? atoi(argv[2]) : 0;
 	struct timespec d = { (time_t)secs, (long)((secs - (time_t)secs) * 1e9) };
 	st_check_interposed("pthread_mutex_lock");
 	for (int i = 0; i < 4; i++)

@@ -33,7 +33,7 @@ attempt() {
 	lttng enable-event -u -s "$name" 'synctrace_*' >/dev/null
 	lttng add-context -u -s "$name" -t vpid -t vtid -t procname >/dev/null
 	export ST_TEST_MODE=traced
-	SYNCTRACE_SEM_MAX=init:7 LD_PRELOAD="$lib $tp" "$prog" 1.5 >"$dir/out" 2>&1 &
+	SYNCTRACE_SEM_MAX=init:7 LD_PRELOAD="$lib $tp" "$prog" 1.5 20000 >"$dir/out" 2>&1 &
 	pid=$!
 	sleep 0.5
 	lttng start "$name" >/dev/null
@@ -63,7 +63,7 @@ attempt() {
 	fi
 	# After each start, that thread's next event: the config.
 	bad=$(awk '$1 == "synctrace_meta:start" { want[$2] = 1; next }
-		want[$2] { if ($0 !~ /^synctrace_meta:config [0-9]+ sem_max_mode = 3, sem_max = 7$/) print; want[$2] = 0 }
+		want[$2] { if ($0 !~ /^synctrace_meta:config [0-9]+ sem_max_mode = 3, sem_max = 7, all_mutexes_spin = 0$/) print; want[$2] = 0 }
 		END { for (t in want) if (want[t]) print "thread " t ": no event after meta:start" }' "$dir/events")
 	[ -z "$bad" ] || { echo "late_session: FAIL: meta:start not followed by meta:config (3, 7): $bad" >&2; fails=1; }
 	"$report" --format json "$dir/trace" >"$dir/r.json" 2>"$dir/r.err" ||

@@ -943,14 +943,28 @@ static void discarded(void)
 	feed(SA_EV_meta_start, ts, pid, tid, "format_major", I(SA_FORMAT_MAJOR),        \
 	     "format_minor", I(0), "level", I(level), "spin_mode", I(1), "spin_limit",   \
 	     I(100), "nonce", I(nonce), "repeat", I(rep), NULL)
-#define CONFIG(ts, pid, tid, max) \
-	feed(SA_EV_meta_config, ts, pid, tid, "sem_max_mode", I(3), "sem_max", I(max), NULL)
+#define CONFIG(ts, pid, tid, max)                                                   \
+	feed(SA_EV_meta_config, ts, pid, tid, "sem_max_mode", I(3), "sem_max", I(max), \
+	     "all_mutexes_spin", I(max > 8), NULL)
 #define WAKE(ts, pid, tid, woken)                                                      \
 	feed(SA_EV_futex_wake, ts, pid, tid, "obj", I(A), "uaddr", I(A), "requested", I(1), \
 	     "woken", I(woken), NULL)
 #define NONCE1 0xF00DCAFE12345678ull /* above INT64_MAX: read back as int64 */
 #define NONCE2 0x0123456789ABCDEFull
 #define NONCE3 0x42ull
+
+/* Process i was announced (start and config) with these settings. */
+static void announced(uint32_t i, int level, int sem_max)
+{
+	const struct sa_proc *p = &m->procs[i];
+	CHECK_EQ(p->have_start, 1);
+	CHECK_EQ(p->level, level);
+	CHECK_EQ(p->have_config, 1);
+	CHECK_EQ(p->sem_max_mode, 3);
+	CHECK_EQ(p->sem_max, sem_max);
+	CHECK_EQ(p->have_mutex_spin, 1);
+	CHECK_EQ(p->all_mutexes_spin, sem_max > 8);
+}
 
 /* Both announcements recorded, the repeat from another thread: one process
  * instance, one object, one set of threads; the repeat pair is two more
@@ -965,12 +979,9 @@ static void meta_repeat_same_nonce(void)
 	WAKE(202, 500, 501, 0);
 	CHECK_EQ(m->nprocs, 1);
 	CHECK_EQ(m->procs[0].instance, 0);
-	CHECK_EQ(m->procs[0].have_start, 1);
 	CHECK_EQ(m->procs[0].have_nonce, 1);
 	CHECK(m->procs[0].nonce == NONCE1);
-	CHECK_EQ(m->procs[0].level, 1);
-	CHECK_EQ(m->procs[0].have_config, 1);
-	CHECK_EQ(m->procs[0].sem_max, 7);
+	announced(0, 1, 7);
 	CHECK_EQ(m->procs[0].first_ts, 1);
 	CHECK_EQ(m->procs[0].events, 6);
 	CHECK_EQ(m->nthreads, 2);
@@ -993,11 +1004,7 @@ static void meta_repeat_first_lost(void)
 	CONFIG(201, 500, 501, 7);
 	WAKE(202, 500, 502, 0);
 	CHECK_EQ(m->nprocs, 1);
-	CHECK_EQ(m->procs[0].have_start, 1);
-	CHECK_EQ(m->procs[0].level, 2);
-	CHECK_EQ(m->procs[0].have_config, 1);
-	CHECK_EQ(m->procs[0].sem_max_mode, 3);
-	CHECK_EQ(m->procs[0].sem_max, 7);
+	announced(0, 2, 7);
 	CHECK_EQ(m->nthreads, 2);
 	CHECK_EQ(m->nobjs, 1);
 	CHECK_EQ(m->objs[0].fx_wakes, 3);
@@ -1023,10 +1030,8 @@ static void meta_new_nonce(void)
 	WAKE(202, 600, 600, 1);
 	CHECK_EQ(m->nprocs, 2);
 	CHECK_EQ(m->procs[1].instance, 1);
-	CHECK_EQ(m->procs[0].level, 1);
-	CHECK_EQ(m->procs[0].sem_max, 7);
-	CHECK_EQ(m->procs[1].level, 2);
-	CHECK_EQ(m->procs[1].sem_max, 9);
+	announced(0, 1, 7);
+	announced(1, 2, 9);
 	CHECK(m->procs[1].nonce == NONCE2);
 	CHECK_EQ(m->nobjs, 2);
 	CHECK_EQ(m->objs[0].fx_wasted, 1);
@@ -1058,6 +1063,10 @@ static void meta_no_nonce(void)
 	CHECK_EQ(m->procs[3].instance, 1);
 	CHECK_EQ(m->procs[2].have_start, 0);
 	CHECK_EQ(m->procs[3].have_start, 1);
+	/* a config of format 2.0: no all_mutexes_spin, so unknown */
+	feed(SA_EV_meta_config, 13, 800, 800, "sem_max_mode", I(0), "sem_max", I(-1), NULL);
+	CHECK_EQ(m->procs[3].have_config, 1);
+	CHECK_EQ(m->procs[3].have_mutex_spin, 0);
 }
 
 static const struct {

@@ -28,6 +28,11 @@ int st_barrier_init(struct st_barrier *b, const pthread_barrierattr_t *a, unsign
 	return 0;
 }
 
+static inline unsigned round_of(uint64_t d)
+{
+	return (unsigned)(d >> 32) & ST_BARRIER_ROUND;
+}
+
 /* Leave a finished round: the caller's last touch of b. The one that
  * brings `leaving` to exactly ST_BARRIER_DESTROYER wakes the destroyer (by
  * address: b may be gone once the decrement is seen). */
@@ -36,6 +41,48 @@ static void depart(struct st_barrier *b, int shared)
 	int left = __atomic_sub_fetch(&b->leaving, 1, __ATOMIC_RELEASE);
 	if (left == ST_BARRIER_DESTROYER)
 		st_futex_wake(&b->leaving, 1, shared, b);
+}
+
+struct round_ctx {
+	struct st_barrier *b;
+	unsigned round;
+	volatile int asleep; /* the spin's `waiters`: it saw ASLEEP */
+};
+
+/* The spin's probe. The acquire pairs with the opener's exchange. */
+static int round_opened(void *p)
+{
+	struct round_ctx *c = p;
+	uint64_t d = __atomic_load_n(&c->b->data, __ATOMIC_ACQUIRE);
+	if (d & ST_BARRIER_ASLEEP)
+		c->asleep = 1;
+	return round_of(d) != c->round;
+}
+
+/* Wait until round `round` is opened: a hand-off wait (wait.h), with the
+ * sleeper announced by ASLEEP in the futex word (barrier.h: NO LOST
+ * WAKE-UP). b is valid throughout: a waiter of `round` counts in
+ * `leaving` from the opening on, and an extra arrival is still to arrive
+ * in the next round, so b may not be destroyed under it. */
+static void wait_round(struct st_barrier *b, unsigned round, int shared)
+{
+	struct round_ctx c = { b, round, 0 };
+	int spins;
+	if (st_spin_handoff(b, &c.asleep, round_opened, &c, &b->spin_misses, &spins) ==
+	    ST_SPUN_ACQUIRED)
+		return;
+	uint64_t d = __atomic_load_n(&b->data, __ATOMIC_ACQUIRE);
+	while (round_of(d) == round) {
+		if (!(d & ST_BARRIER_ASLEEP)) {
+			/* Fails if an arrival or the opening changed data: look again. */
+			if (__atomic_compare_exchange_n(&b->data, &d, d | ST_BARRIER_ASLEEP, 1,
+							__ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE))
+				d |= ST_BARRIER_ASLEEP;
+			continue;
+		}
+		st_futex_wait(&b->round, (int)(d >> 32), shared, CLOCK_REALTIME, 0, b);
+		d = __atomic_load_n(&b->data, __ATOMIC_ACQUIRE);
+	}
 }
 
 int st_barrier_wait(struct st_barrier *b, const void *caller)
@@ -48,58 +95,39 @@ int st_barrier_wait(struct st_barrier *b, const void *caller)
 	st_set_caller(caller);
 	/* Arrive. A round that is full but not yet open (more threads than
 	 * count use the barrier) is waited out: this thread belongs to the
-	 * next one. */
-	uint64_t d = __atomic_load_n(&b->data, __ATOMIC_RELAXED);
-	for (;;) {
-		if ((unsigned)d >= count) {
-			st_wait_handoff(b, &b->round, (int)(d >> 32), &b->sleepers,
-					&b->spin_misses, shared, CLOCK_REALTIME, 0, 0);
-			d = __atomic_load_n(&b->data, __ATOMIC_RELAXED);
-			continue;
-		}
-		if (__atomic_compare_exchange_n(&b->data, &d, d + 1, 1, __ATOMIC_ACQ_REL,
-						__ATOMIC_RELAXED))
-			break;
-	}
-	int round = (int)(d >> 32);
+	 * next one, and its void +1 is erased by the opening. The acq_rel
+	 * chain of arrivals hands each one's prior writes to the opener. */
+	uint64_t d;
+	while ((unsigned)(d = __atomic_fetch_add(&b->data, 1, __ATOMIC_ACQ_REL)) >= count)
+		wait_round(b, round_of(d), shared);
+	unsigned round = round_of(d);
 	unsigned k = (unsigned)d + 1;
 
 	if (k == count) {
-		/* GATHERING(r, c-1) → GATHERING(r+1, 0). The others count as
-		 * leaving before they can see the new round, and so do we:
-		 * destroy waits for us too, so b stays valid until we have
-		 * looked for sleepers. */
-		__atomic_fetch_add(&b->leaving, (int)count, __ATOMIC_RELAXED);
-		__atomic_store_n(&b->data, (uint64_t)(unsigned)(round + 1) << 32,
-				 __ATOMIC_SEQ_CST);
-		/* Wake only if a waiter may be asleep. A waiter counts itself in
-		 * `sleepers` before its last look at `round` (st_wait); we look
-		 * at `sleepers` after the store. All four are seq_cst (full
-		 * barriers on the hardware): either it sees the new round or we
-		 * see it counted. */
+		/* FULL(r) → GATHERING(r+1, 0). The others count as leaving
+		 * before they can see the new round. The exchange is our last
+		 * access to b (destroy may free it as soon as the others have
+		 * left): the wake and the event only use its address. */
+		if (count > 1)
+			__atomic_fetch_add(&b->leaving, (int)count - 1, __ATOMIC_RELAXED);
+		uint64_t old = __atomic_exchange_n(
+			&b->data, (uint64_t)((round + 1) & ST_BARRIER_ROUND) << 32, __ATOMIC_ACQ_REL);
 		int woken = -1;
-		if (__atomic_load_n(&b->sleepers, __ATOMIC_SEQ_CST))
+		if (old & ST_BARRIER_ASLEEP)
 			woken = st_futex_wake(&b->round, INT_MAX, shared, b);
-		/* Our last touch of b. */
-		depart(b, shared);
-		ST_TRACE(barrier, released, b, caller, round, (int)count, woken);
+		ST_TRACE(barrier, released, b, caller, (int)round, (int)count, woken);
 		return PTHREAD_BARRIER_SERIAL_THREAD;
 	}
 
-	ST_TRACE(barrier, arrival, b, caller, round, (int)k, (int)count);
+	ST_TRACE(barrier, arrival, b, caller, (int)round, (int)k, (int)count);
 	/* Waiting: b is valid, its round cannot open without us. The last
-	 * arrival ends the wait: a hand-off wait (wait.h). */
-	st_wait_handoff(b, &b->round, round, &b->sleepers, &b->spin_misses, shared,
-			CLOCK_REALTIME, 0, 0);
-	/* The opener published the round with a 64-bit release of `data`;
-	 * st_wait saw its 32-bit half. Acquire the whole word, so what the
-	 * other threads did before the barrier is ordered before our return
-	 * in the C11 model too (TSan pairs atomics by size and address). */
-	(void)__atomic_load_n(&b->data, __ATOMIC_ACQUIRE);
+	 * arrival ends the wait; wait_round's last load of data acquired the
+	 * opener's exchange (all 64-bit, as TSan pairs atomics by size). */
+	wait_round(b, round, shared);
 	/* Our last touch of b: destroy waits for `leaving` to drain. */
 	depart(b, shared);
 	if (t0)
-		ST_TRACE(barrier, departure, b, caller, round, st_now_ns() - t0);
+		ST_TRACE(barrier, departure, b, caller, (int)round, st_now_ns() - t0);
 	return 0;
 }
 

@@ -97,6 +97,38 @@ static void destroy_right_after_waiting(void)
 	CHECK_EQ(pthread_barrier_destroy(&start), 0);
 }
 
+/* More threads than count: every round takes exactly count of them and
+ * has one serial thread; the others wait for a later round. Threads take
+ * a ticket per wait, so the arrivals fill whole rounds whoever makes them. */
+#define EXTRA_COUNT 2
+#define EXTRA_THREADS 6
+#define EXTRA_ARRIVALS 2400
+static pthread_barrier_t extra_b;
+static int extra_tickets = EXTRA_ARRIVALS, extra_serials;
+static void *extra_waiter(void *p)
+{
+	(void)p;
+	while (__atomic_fetch_sub(&extra_tickets, 1, __ATOMIC_RELAXED) > 0) {
+		int x = pthread_barrier_wait(&extra_b);
+		CHECK(x == 0 || x == PTHREAD_BARRIER_SERIAL_THREAD);
+		if (x)
+			__atomic_fetch_add(&extra_serials, 1, __ATOMIC_RELAXED);
+	}
+	return 0;
+}
+
+static void more_threads_than_count_fill_rounds_of_count(void)
+{
+	pthread_t t[EXTRA_THREADS];
+	CHECK_EQ(pthread_barrier_init(&extra_b, 0, EXTRA_COUNT), 0);
+	for (int i = 0; i < EXTRA_THREADS; i++)
+		CHECK_EQ(pthread_create(&t[i], 0, extra_waiter, 0), 0);
+	for (int i = 0; i < EXTRA_THREADS; i++)
+		CHECK_EQ(pthread_join(t[i], 0), 0);
+	CHECK_EQ(extra_serials, EXTRA_ARRIVALS / EXTRA_COUNT);
+	CHECK_EQ(pthread_barrier_destroy(&extra_b), 0);
+}
+
 static void process_shared_across_fork(void)
 {
 	pthread_barrier_t *b = mmap(0, sizeof(*b), PROT_READ | PROT_WRITE,
@@ -134,6 +166,7 @@ int main(void)
 	init_rejects_zero();
 	rounds_release_everyone_once();
 	destroy_right_after_waiting();
+	more_threads_than_count_fill_rounds_of_count();
 	process_shared_across_fork();
 	return 0;
 }

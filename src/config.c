@@ -27,11 +27,11 @@
 
 #include "internal/trace.h"
 
-int st_spin_mode = ST_SPIN_BAIL;
+int st_spin_mode = ST_SPIN_MODE_BAIL;
 int st_spin_limit = 100;
 int st_spin_all_mutexes = 0;
-int st_level = ST_LEVEL_CONTENTION;
-int st_sem_max_mode = ST_SEM_MAX_OFF;
+int st_level = ST_META_LEVEL_CONTENTION;
+int st_sem_max_mode = ST_META_SEM_MAX_OFF;
 int st_sem_max = -1;
 
 static int parse_count(const char *s, int *out)
@@ -47,7 +47,7 @@ static int parse_count(const char *s, int *out)
 int st_parse_spin(const char *s, int *mode, int *limit)
 {
 	static const struct { const char *name; int mode; } modes[] = {
-		{ "none", ST_SPIN_NONE }, { "bail", ST_SPIN_BAIL }, { "full", ST_SPIN_FULL },
+		{ "none", ST_SPIN_MODE_NONE }, { "bail", ST_SPIN_MODE_BAIL }, { "full", ST_SPIN_MODE_FULL },
 	};
 	const char *colon = strchr(s, ':');
 	size_t len = colon ? (size_t)(colon - s) : strlen(s);
@@ -61,7 +61,7 @@ int st_parse_spin(const char *s, int *mode, int *limit)
 		return 0;
 	}
 	if (!colon && parse_count(s, limit) == 0) {
-		*mode = *limit ? ST_SPIN_BAIL : ST_SPIN_NONE;
+		*mode = *limit ? ST_SPIN_MODE_BAIL : ST_SPIN_MODE_NONE;
 		return 0;
 	}
 	return -1;
@@ -70,19 +70,19 @@ int st_parse_spin(const char *s, int *mode, int *limit)
 int st_parse_sem_max(const char *s, int *mode, int *limit)
 {
 	if (!strcmp(s, "off")) {
-		*mode = ST_SEM_MAX_OFF, *limit = -1;
+		*mode = ST_META_SEM_MAX_OFF, *limit = -1;
 		return 0;
 	}
 	if (!strcmp(s, "init")) {
-		*mode = ST_SEM_MAX_INIT, *limit = -1;
+		*mode = ST_META_SEM_MAX_INIT, *limit = -1;
 		return 0;
 	}
 	if (!strncmp(s, "init:", 5) && parse_count(s + 5, limit) == 0) {
-		*mode = ST_SEM_MAX_INIT | ST_SEM_MAX_FIXED;
+		*mode = ST_META_SEM_MAX_INIT | ST_META_SEM_MAX_FIXED;
 		return 0;
 	}
 	if (parse_count(s, limit) == 0) {
-		*mode = ST_SEM_MAX_FIXED;
+		*mode = ST_META_SEM_MAX_FIXED;
 		return 0;
 	}
 	return -1;
@@ -114,9 +114,9 @@ void st_config_load(void)
 	}
 	if ((s = getenv("SYNCTRACE_LEVEL")) && *s) {
 		if (!strcmp(s, "full"))
-			st_level = ST_LEVEL_FULL;
+			st_level = ST_META_LEVEL_FULL;
 		else if (!strcmp(s, "contention"))
-			st_level = ST_LEVEL_CONTENTION;
+			st_level = ST_META_LEVEL_CONTENTION;
 		else
 			fprintf(stderr, "synctrace: SYNCTRACE_LEVEL=%s is not contention or "
 					"full; keeping contention\n", s);

@@ -69,7 +69,7 @@ static void wait_round(struct st_barrier *b, unsigned round, int shared)
 	struct round_ctx c = { b, round, 0 };
 	int spins;
 	if (st_spin_handoff(b, &c.asleep, round_opened, &c, &b->spin_misses, &spins) ==
-	    ST_SPUN_ACQUIRED)
+	    ST_SPIN_OUTCOME_ACQUIRED)
 		return;
 	uint64_t d = __atomic_load_n(&b->data, __ATOMIC_ACQUIRE);
 	while (round_of(d) == round) {

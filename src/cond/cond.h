@@ -223,19 +223,8 @@ struct st_cond {
 #define ST_COND_PSHARED 0x100
 #define ST_COND_DESTROYING 0x40000000
 
-/* `how` of the woke event. */
-enum st_cond_woke {
-	ST_COND_WOKE_SIGNALED = 0,  /* signaled (shared: seq moved) */
-	ST_COND_WOKE_TIMEDOUT = 1,  /* timed out, still WAITING: left */
-	ST_COND_WOKE_CANCELLED = 2, /* cancelled, still WAITING: left */
-	ST_COND_WOKE_CANCELLED_SIGNALED = 3, /* cancelled holding a signal: passed on */
-};
-
-/* `what` of the misuse event. */
-enum st_cond_misuse {
-	ST_COND_MISUSE_TWO_MUTEXES = 1,      /* waited on with two mutexes at once */
-	ST_COND_MISUSE_DESTROY_WAITERS = 2,  /* destroyed with waiters queued */
-};
+/* Codes (woke `how`, misuse `what`, handoff `how`): enum st_cond_woke,
+ * st_cond_misuse, st_cond_release in tracepoints/events/cond.def. */
 
 static inline struct st_cond *st_cond(pthread_cond_t *c)
 {
@@ -274,12 +263,7 @@ int st_cond_wait(struct st_cond *c, pthread_mutex_t *m, clockid_t clk,
 /* Release n's barrier (release.c); held: a mutex the caller holds that n
  * re-acquires, or NULL; single: a signal(1) inside pthread_cond_signal
  * (the condvar is alive), which counts n in refs if n may be asleep.
- * Returns how; *result gets the futex result. */
-enum st_cond_release_how {
-	ST_COND_RELEASE_WOKEN = 0,    /* it may have slept: futex wake */
-	ST_COND_RELEASE_REQUEUED = 1, /* it may have slept: requeued onto the mutex */
-	ST_COND_RELEASE_RUNNING = 2,  /* it was running: CAS only, no system call */
-};
+ * Returns an st_cond_release code; *result gets the futex result. */
 int st_cond_release(struct st_cond *c, struct st_cond_waiter *n, pthread_mutex_t *held,
 		    int single, int *result);
 

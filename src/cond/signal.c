@@ -90,9 +90,9 @@ static void signal_private(struct st_cond *c, int n, const void *caller, struct 
 		if (reply)
 			st_tls.cond_signals_left--;
 		if (st_load_relaxed(&first->barrier) == 3 || spin == 2 || (spin == 1 && !reply))
-			st_spin_handoff_done(&c->seq, ST_SPUN_GAVE_UP);
+			st_spin_handoff_done(&c->seq, ST_SPIN_OUTCOME_GAVE_UP);
 		else if (spin == 1)
-			st_spin_handoff_done(&c->seq, ST_SPUN_ACQUIRED);
+			st_spin_handoff_done(&c->seq, ST_SPIN_OUTCOME_ACQUIRED);
 		how = st_cond_release(c, first, st_mutex_cond_held(mx) ? mx : 0, single, &res);
 	}
 	o->moved = moved;

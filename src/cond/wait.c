@@ -127,7 +127,7 @@ static int sleep_until_released(struct wait_ctx *w)
 		got = st_spin(w->c, 0, released, w, &spins);
 	else
 		got = st_spin_for(w->c, 0, released, w, w->spin_budget, &spins);
-	if (got == ST_SPUN_ACQUIRED)
+	if (got == ST_SPIN_OUTCOME_ACQUIRED)
 		return 0;
 	if (!w->shared)
 		st_store_relaxed(&w->node.spin, 2); /* our own node: always ours */
@@ -147,7 +147,7 @@ static int sleep_until_released(struct wait_ctx *w)
 static void wait_released(struct wait_ctx *w)
 {
 	int spins;
-	if (st_spin(w->c, 0, released, w, &spins) == ST_SPUN_ACQUIRED)
+	if (st_spin(w->c, 0, released, w, &spins) == ST_SPIN_OUTCOME_ACQUIRED)
 		return;
 	while (may_sleep(&w->node))
 		st_futex_wait(&w->node.barrier, 3, 0, CLOCK_REALTIME, 0, w->c);

@@ -28,7 +28,7 @@ static inline int st_tracing(void)
 
 static inline int st_tracing_full(void)
 {
-	return st_unlikely(st_load_relaxed(&st_trace_flags) >= ST_LEVEL_FULL);
+	return st_unlikely(st_load_relaxed(&st_trace_flags) >= ST_META_LEVEL_FULL);
 }
 
 static inline int st_from_tracer(const void *caller)

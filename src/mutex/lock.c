@@ -64,7 +64,7 @@ static int owner_relock(struct st_mutex *m, int type, int self, int *ret,
 		/* Normal/adaptive: POSIX says deadlock, and glibc does. Say so in
 		 * the trace before the hang, then wait like glibc (a timed lock
 		 * times out). */
-		st_mutex_ev_misuse(m, caller, ST_MISUSE_RELOCK_OWNER, owner);
+		st_mutex_ev_misuse(m, caller, ST_MUTEX_MISUSE_RELOCK_OWNER, owner);
 		return 0;
 	}
 }
@@ -112,7 +112,7 @@ static int lock_slow(struct st_mutex *m, clockid_t clk, const struct timespec *a
 		return st_mutex_forward_lock((pthread_mutex_t *)m, clk, abs, 1, caller);
 	st_set_caller(caller);
 	if (st_unlikely(!st_mutex_ours(kind))) {
-		st_mutex_ev_misuse(m, caller, ST_MISUSE_USE_DESTROYED, 0);
+		st_mutex_ev_misuse(m, caller, ST_MUTEX_MISUSE_USE_DESTROYED, 0);
 		return EINVAL;
 	}
 
@@ -152,8 +152,8 @@ static int lock_slow(struct st_mutex *m, clockid_t clk, const struct timespec *a
 					  : 0,
 				  &spins);
 	}
-	if (out == ST_SPUN_ACQUIRED) {
-		acquired_slow(m, caller, ST_HOW_SPIN, spins, 0, t0);
+	if (out == ST_SPIN_OUTCOME_ACQUIRED) {
+		acquired_slow(m, caller, ST_MUTEX_HOW_SPIN, spins, 0, t0);
 		return 0;
 	}
 
@@ -165,7 +165,7 @@ static int lock_slow(struct st_mutex *m, clockid_t clk, const struct timespec *a
 			st_mutex_ev_timeout(m, caller, sleeps, st_now_ns() - t0);
 		return ETIMEDOUT;
 	}
-	acquired_slow(m, caller, ST_HOW_SLEEP, spins, sleeps, t0);
+	acquired_slow(m, caller, ST_MUTEX_HOW_SLEEP, spins, sleeps, t0);
 	return 0;
 }
 

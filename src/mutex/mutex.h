@@ -109,24 +109,9 @@ static inline int st_mutex_ours(int kind)
 	return !(kind & ~(ST_MUTEX_TYPE_MASK | ST_MUTEX_PSHARED | ST_MUTEX_ELISION));
 }
 
-/* `how` of the acquired event. */
-enum st_mutex_how {
-	ST_HOW_FAST = 0,      /* uncontended CAS (not emitted: see `released`) */
-	ST_HOW_SPIN = 1,      /* while spinning */
-	ST_HOW_SLEEP = 2,     /* after one or more futex sleeps */
-	ST_HOW_TRYLOCK = 3,   /* trylock succeeded (not emitted: see `released`) */
-	ST_HOW_FORWARDED = 4, /* glibc's robust/PI/PP code */
-	ST_HOW_RECURSIVE = 5, /* recursive re-lock (not emitted) */
-};
 
-/* `what` of the misuse event. */
-enum st_mutex_misuse {
-	ST_MISUSE_UNLOCK_NOT_OWNER = 1, /* unlock by a thread that does not hold it */
-	ST_MISUSE_UNLOCK_UNLOCKED = 2,  /* unlock of a free mutex */
-	ST_MISUSE_DESTROY_LOCKED = 3,   /* destroy while held (EBUSY) */
-	ST_MISUSE_RELOCK_OWNER = 4,     /* normal mutex relocked by its owner: self-deadlock */
-	ST_MISUSE_USE_DESTROYED = 5,    /* any operation after destroy (EINVAL) */
-};
+/* Codes (`how`, `what`): enum st_mutex_how, st_mutex_misuse in
+ * tracepoints/events/mutex.def. */
 
 static inline struct st_mutex *st_mutex(pthread_mutex_t *m)
 {
@@ -178,7 +163,7 @@ static inline void st_mutex_stamp_how(struct st_mutex *m, uint32_t how)
 
 static inline void st_mutex_stamp(struct st_mutex *m)
 {
-	st_mutex_stamp_how(m, ST_HOW_FAST);
+	st_mutex_stamp_how(m, ST_MUTEX_HOW_FAST);
 }
 
 /* When the holder took it (st_mutex_stamp), 0 if not stamped (holder only). */
@@ -192,7 +177,7 @@ static inline int st_mutex_trylock(struct st_mutex *m, const void *caller)
 {
 	if (st_likely(m->kind == 0) && st_cas_acquire(&m->lock, 0, st_tid())) {
 		m->acquisitions++;
-		st_mutex_stamp_how(m, ST_HOW_TRYLOCK);
+		st_mutex_stamp_how(m, ST_MUTEX_HOW_TRYLOCK);
 		return 0;
 	}
 	return st_mutex_trylock_slow(m, caller);

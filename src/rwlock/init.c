@@ -38,7 +38,7 @@ int st_rwlock_destroy(struct st_rwlock *rw, const void *caller)
 	st_set_caller(caller);
 	/* Waiters: writers from their request on, others while they sleep. */
 	if ((v & ST_RW_COUNT) || st_load_relaxed(&rw->sleepers) || st_load_relaxed(&rw->wwait))
-		ST_TRACE(rwlock, misuse, rw, caller, ST_RW_MISUSE_DESTROY_HELD,
+		ST_TRACE(rwlock, misuse, rw, caller, ST_RWLOCK_MISUSE_DESTROY_HELD,
 			 st_load_relaxed(&rw->owner));
 	ST_TRACE(rwlock, destroy, rw, caller);
 	return 0;

@@ -112,12 +112,12 @@ int st_rwlock_lock_slow(struct st_rwlock *rw, int write, clockid_t clk,
 		return EINVAL;
 	int self = st_tid(), v = st_load_relaxed(&rw->lock);
 	if ((v & ST_RW_COUNT) == ST_RW_WRLOCKED && st_load_relaxed(&rw->owner) == self) {
-		ST_TRACE(rwlock, misuse, rw, caller, ST_RW_MISUSE_RELOCK_WRITER, self);
+		ST_TRACE(rwlock, misuse, rw, caller, ST_RWLOCK_MISUSE_RELOCK_WRITER, self);
 		return EDEADLK;
 	}
 	struct try_ctx c = { rw, write };
 	if (try_lock(&c)) {
-		ST_TRACE_FULL(caller, rwlock, acquired, rw, caller, write, ST_RW_FAST,
+		ST_TRACE_FULL(caller, rwlock, acquired, rw, caller, write, ST_RWLOCK_HOW_FAST,
 			      write ? 0 : st_load_relaxed(&rw->lock) & ST_RW_COUNT, 0, 0,
 			      (uint64_t)0);
 		return 0;
@@ -139,14 +139,14 @@ int st_rwlock_lock_slow(struct st_rwlock *rw, int write, clockid_t clk,
 	 * are about to sleep, most of them behind a word that moves (readers
 	 * come and go) and back in a moment; bailing on them fills the sleep
 	 * loop, and every try there sets S (measured: 4x the futex calls). */
-	if (st_spin(rw, NULL, try_lock, &c, &spins) == ST_SPUN_ACQUIRED) {
-		acquired(rw, write, ST_RW_SPIN, spins, 0, t0, caller);
+	if (st_spin(rw, NULL, try_lock, &c, &spins) == ST_SPIN_OUTCOME_ACQUIRED) {
+		acquired(rw, write, ST_RWLOCK_HOW_SPIN, spins, 0, t0, caller);
 		return 0;
 	}
 	/* The fast-path CAS again, after the nap (it keeps S). rw is
 	 * valid: we are one of its waiting writers. */
 	if (write && writer_naps(rw, abs) && try_lock(&c)) {
-		acquired(rw, write, ST_RW_SLEEP, spins, 0, t0, caller);
+		acquired(rw, write, ST_RWLOCK_HOW_SLEEP, spins, 0, t0, caller);
 		return 0;
 	}
 
@@ -189,10 +189,10 @@ int st_rwlock_lock_slow(struct st_rwlock *rw, int write, clockid_t clk,
 		int more;
 		r = st_spin(rw, NULL, try_lock_sleeper, &c, &more);
 		spins += more;
-		if (r == ST_SPUN_ACQUIRED)
+		if (r == ST_SPIN_OUTCOME_ACQUIRED)
 			break;
 	}
-	acquired(rw, write, ST_RW_SLEEP, spins, sleeps, t0, caller);
+	acquired(rw, write, ST_RWLOCK_HOW_SLEEP, spins, sleeps, t0, caller);
 	return 0;
 }
 

@@ -140,20 +140,8 @@ struct st_rwlock {
 #define ST_RW_MAX_READERS (ST_RW_WRLOCKED - 1)
 #define ST_RW_SHARED 128
 
-/* `how` of the acquired event. */
-enum st_rwlock_how {
-	ST_RW_FAST = 0,  /* uncontended CAS (full level) */
-	ST_RW_SPIN = 1,  /* while spinning */
-	ST_RW_SLEEP = 2, /* after one or more futex sleeps */
-	ST_RW_TRY = 3,   /* tryrdlock/trywrlock (full level) */
-};
-
-/* `what` of the misuse event. */
-enum st_rwlock_misuse {
-	ST_RW_MISUSE_RELOCK_WRITER = 1,   /* rdlock/wrlock by the write owner (EDEADLK) */
-	ST_RW_MISUSE_UNLOCK_UNLOCKED = 2, /* unlock of a free lock (EPERM) */
-	ST_RW_MISUSE_DESTROY_HELD = 3,    /* destroy while held or waited on */
-};
+/* Codes (`how`, `what`): enum st_rwlock_how, st_rwlock_misuse in
+ * tracepoints/events/rwlock.def. */
 
 static inline struct st_rwlock *st_rwlock(pthread_rwlock_t *rw)
 {
@@ -205,7 +193,7 @@ static inline int st_rwlock_lock(struct st_rwlock *rw, int write, clockid_t clk,
 				 const struct timespec *abs, const void *caller)
 {
 	if (!abs && st_likely(write ? st_rwlock_try_write(rw) : st_rwlock_try_read(rw))) {
-		ST_TRACE_FULL(caller, rwlock, acquired, rw, caller, write, ST_RW_FAST,
+		ST_TRACE_FULL(caller, rwlock, acquired, rw, caller, write, ST_RWLOCK_HOW_FAST,
 			      write ? 0 : st_load_relaxed(&rw->lock) & ST_RW_COUNT, 0, 0,
 			      (uint64_t)0);
 		return 0;
@@ -216,7 +204,7 @@ static inline int st_rwlock_lock(struct st_rwlock *rw, int write, clockid_t clk,
 static inline int st_rwlock_trylock(struct st_rwlock *rw, int write, const void *caller)
 {
 	if (st_likely(write ? st_rwlock_try_write(rw) : st_rwlock_try_read(rw))) {
-		ST_TRACE_FULL(caller, rwlock, acquired, rw, caller, write, ST_RW_TRY,
+		ST_TRACE_FULL(caller, rwlock, acquired, rw, caller, write, ST_RWLOCK_HOW_TRY,
 			      write ? 0 : st_load_relaxed(&rw->lock) & ST_RW_COUNT, 0, 0,
 			      (uint64_t)0);
 		return 0;

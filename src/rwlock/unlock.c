@@ -8,7 +8,7 @@
 static int unlocked(struct st_rwlock *rw, const void *caller)
 {
 	st_set_caller(caller);
-	ST_TRACE(rwlock, misuse, rw, caller, ST_RW_MISUSE_UNLOCK_UNLOCKED, 0);
+	ST_TRACE(rwlock, misuse, rw, caller, ST_RWLOCK_MISUSE_UNLOCK_UNLOCKED, 0);
 	return EPERM;
 }
 

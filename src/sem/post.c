@@ -5,9 +5,6 @@
 #include "internal/futex.h"
 #include "sem/sem.h"
 
-/* `what` of synctrace_sem:misuse (SYNCTRACE_SEM_MAX). */
-enum { ST_SEM_ABOVE_INITIAL = 1, ST_SEM_ABOVE_MAX = 2 };
-
 /* The post. limit < 0: no SYNCTRACE_SEM_MAX check; inlined into both
  * callers, so the default one (limit -1, a constant) has no trace of it. */
 static inline __attribute__((always_inline)) int post(struct st_sem *s, const void *caller,
@@ -57,17 +54,17 @@ static __attribute__((noinline)) int post_checked(struct st_sem *s, const void *
 {
 	unsigned initial = s->initial;
 	int limit = -1, what = 0;
-	if ((st_sem_max_mode & ST_SEM_MAX_INIT) && (initial & ST_SEM_INITIAL_KNOWN))
-		limit = (int)(initial & ~ST_SEM_INITIAL_KNOWN), what = ST_SEM_ABOVE_INITIAL;
-	else if (st_sem_max_mode & ST_SEM_MAX_FIXED)
-		limit = st_sem_max, what = ST_SEM_ABOVE_MAX;
+	if ((st_sem_max_mode & ST_META_SEM_MAX_INIT) && (initial & ST_SEM_INITIAL_KNOWN))
+		limit = (int)(initial & ~ST_SEM_INITIAL_KNOWN), what = ST_SEM_MISUSE_ABOVE_INITIAL;
+	else if (st_sem_max_mode & ST_META_SEM_MAX_FIXED)
+		limit = st_sem_max, what = ST_SEM_MISUSE_ABOVE_MAX;
 	return post(s, caller, limit, what);
 }
 
 int st_sem_post(struct st_sem *s, const void *caller)
 {
 	/* The only cost of the check when it is off: this predictable branch. */
-	if (st_unlikely(st_sem_max_mode != ST_SEM_MAX_OFF))
+	if (st_unlikely(st_sem_max_mode != ST_META_SEM_MAX_OFF))
 		return post_checked(s, caller);
 	return post(s, caller, -1, 0);
 }

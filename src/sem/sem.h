@@ -111,13 +111,7 @@ struct st_sem {
 #define ST_SEM_ONE_WAITER (1ull << 32) /* nwaiters' unit in `data` */
 #define ST_SEM_INITIAL_KNOWN 0x80000000u /* in `initial`: sem_init set it (values fit in 31 bits) */
 
-/* `how` of the acquired event. */
-enum st_sem_how {
-	ST_SEM_FAST = 0,    /* token there at once (full level) */
-	ST_SEM_SPIN = 1,    /* taken while spinning */
-	ST_SEM_SLEEP = 2,   /* taken after registering as a sleeper */
-	ST_SEM_TRYWAIT = 3, /* sem_trywait took one (full level) */
-};
+/* Codes (`how`): enum st_sem_how in tracepoints/events/sem.def. */
 
 static inline struct st_sem *st_sem(sem_t *s)
 {
@@ -156,7 +150,7 @@ static inline int st_sem_wait(struct st_sem *s, clockid_t clk,
 			      const struct timespec *abs, const void *caller)
 {
 	if (st_likely(st_sem_take(s))) {
-		ST_TRACE_FULL(caller, sem, acquired, s, caller, ST_SEM_FAST, 0, 0,
+		ST_TRACE_FULL(caller, sem, acquired, s, caller, ST_SEM_HOW_FAST, 0, 0,
 			      (uint64_t)0);
 		return 0;
 	}
@@ -166,7 +160,7 @@ static inline int st_sem_wait(struct st_sem *s, clockid_t clk,
 static inline int st_sem_trywait(struct st_sem *s, const void *caller)
 {
 	if (st_likely(st_sem_take(s))) {
-		ST_TRACE_FULL(caller, sem, acquired, s, caller, ST_SEM_TRYWAIT, 0, 0,
+		ST_TRACE_FULL(caller, sem, acquired, s, caller, ST_SEM_HOW_TRYWAIT, 0, 0,
 			      (uint64_t)0);
 		return 0;
 	}

@@ -56,11 +56,11 @@ int st_sem_wait_slow(struct st_sem *s, clockid_t clk, const struct timespec *abs
 		 st_load_relaxed(&s->nwaiters));
 
 	if (st_spin_handoff(s, &s->nwaiters, take, s, &s->spin_misses, &spins) ==
-	    ST_SPUN_ACQUIRED) {
+	    ST_SPIN_OUTCOME_ACQUIRED) {
 		/* The hint is written before we return: s lives at least until
 		 * its waiter returns (only sem_post must not touch it late). */
 		if (t0)
-			ST_TRACE(sem, acquired, s, caller, ST_SEM_SPIN, spins, 0,
+			ST_TRACE(sem, acquired, s, caller, ST_SEM_HOW_SPIN, spins, 0,
 				 st_now_ns() - t0);
 		return 0;
 	}
@@ -103,7 +103,7 @@ int st_sem_wait_slow(struct st_sem *s, clockid_t clk, const struct timespec *abs
 	}
 	/* The token is ours; s may be gone already: only its address. */
 	if (t0)
-		ST_TRACE(sem, acquired, s, caller, ST_SEM_SLEEP, spins, sleeps,
+		ST_TRACE(sem, acquired, s, caller, ST_SEM_HOW_SLEEP, spins, sleeps,
 			 st_now_ns() - t0);
 	return 0;
 }

@@ -22,13 +22,7 @@
 #include "internal/futex.h"
 #include "internal/trace.h"
 
-/* Outcomes, as in the spin event's `outcome` field. */
-enum st_spin_outcome {
-	ST_SPUN_ACQUIRED = 0,    /* try_acquire succeeded while spinning */
-	ST_SPUN_GAVE_UP = 1,     /* the budget ran out */
-	ST_SPUN_SAW_WAITERS = 2, /* bail strategy: sleepers already queued */
-	ST_SPUN_NOT = 3,         /* strategy none: no loop, no event */
-};
+/* Outcomes: enum st_spin_outcome (tracepoints/events/spin.def). */
 
 /* Probes back off: 1, 2, 4 … ST_SPIN_GAP_MAX pauses between two calls of
  * try_acquire. A probe reads the object's line; while a spinner keeps
@@ -48,23 +42,23 @@ static inline int st_spin_for(const void *obj, volatile int *waiters,
 	unsigned long long t0 = 0;
 
 	*iterations = 0;
-	if (mode == ST_SPIN_NONE || limit <= 0)
-		return ST_SPUN_NOT;
+	if (mode == ST_SPIN_MODE_NONE || limit <= 0)
+		return ST_SPIN_OUTCOME_NOT;
 	if (limit > INT_MAX - ST_SPIN_GAP_MAX) /* i may pass limit by a gap */
 		limit = INT_MAX - ST_SPIN_GAP_MAX;
 	if (st_tracing())
 		t0 = st_now_ns();
 	for (;;) {
 		if (try_acquire(ctx)) {
-			outcome = ST_SPUN_ACQUIRED;
+			outcome = ST_SPIN_OUTCOME_ACQUIRED;
 			break;
 		}
 		if (i >= limit) {
-			outcome = ST_SPUN_GAVE_UP;
+			outcome = ST_SPIN_OUTCOME_GAVE_UP;
 			break;
 		}
-		if (mode == ST_SPIN_BAIL && waiters && st_load_relaxed(waiters)) {
-			outcome = ST_SPUN_SAW_WAITERS;
+		if (mode == ST_SPIN_MODE_BAIL && waiters && st_load_relaxed(waiters)) {
+			outcome = ST_SPIN_OUTCOME_SAW_WAITERS;
 			break;
 		}
 		for (int k = 0; k < gap; k++)
@@ -148,10 +142,10 @@ static inline int st_spin_handoff_budget(volatile int *misses)
 static inline void st_spin_adaptive_done(volatile int *misses, int outcome, int max)
 {
 	int m = st_load_relaxed(misses);
-	if (outcome == ST_SPUN_ACQUIRED) {
+	if (outcome == ST_SPIN_OUTCOME_ACQUIRED) {
 		if (m)
 			st_store_relaxed(misses, 0);
-	} else if (outcome == ST_SPUN_GAVE_UP && m < max) {
+	} else if (outcome == ST_SPIN_OUTCOME_GAVE_UP && m < max) {
 		st_store_relaxed(misses, m + 1);
 	}
 }

@@ -38,6 +38,19 @@ grep -rhoE "ST_TRACE\([a-z_0-9]+, *[a-z_0-9]+" "$root/src" --exclude=trace.h | s
 	while read -r fam ev; do
 		grep -qx "$fam $ev" <<<"$defs" || { echo "agree: $fam:$ev is emitted but not defined" >&2; exit 1; }
 	done || fail=1
+# Every code (ST_ENUM/ST_FLAGS) is in the Codes table of EVENTS.md, each
+# value with its label.
+codes=$(awk '/^## Codes/ {on = 1; next} /^## / {on = 0} on' "$root/tracepoints/EVENTS.md")
+for f in "$root"/tracepoints/events/*.def; do
+	awk '/^ST_(ENUM|FLAGS)\(/ { sub(/^ST_(ENUM|FLAGS)\(/, ""); split($0, a, /, */); e = a[1] "_" a[2]; next }
+	     /^[ \t]*ST_V\(/ { sub(/^[ \t]*ST_V\(/, ""); split($0, a, /, */); print e, a[2], a[1] }' "$f"
+done | while read -r e v label; do
+	row=$(grep "^| \`$e\`" <<<"$codes")
+	if [ -z "$row" ] || ! grep -qE "[|,] $v $label(,| \|)" <<<"$row"; then
+		echo "agree: code $e $v $label is not in the Codes table of EVENTS.md" >&2
+		exit 1
+	fi
+done || fail=1
 n=$(wc -l <<<"$defs")
 [ $fail -eq 0 ] && echo "agree: $n events defined, documented and emitted"
 exit $fail

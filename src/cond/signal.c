@@ -23,7 +23,7 @@ static void signal_private(struct st_cond *c, int n, const void *caller, struct 
 		/* p is linked and we hold the lock: its waiter is blocked, or
 		 * unlinks itself only after taking this lock. */
 		if (st_cas_acq_rel(&p->state, ST_COND_WAITING, ST_COND_SIGNALED)) {
-			ST_TRACE(cond, signaled, c, caller, p, moved);
+			st_cond_ev_signaled(c, caller, p, moved);
 			if (!first)
 				first = p;
 			moved++;
@@ -34,7 +34,7 @@ static void signal_private(struct st_cond *c, int n, const void *caller, struct 
 			 * return (it still uses c, and our ref). */
 			p->notify = &ref;
 			ref = ++leaving;
-			ST_TRACE(cond, met_leaving, c, caller, p, leaving);
+			st_cond_ev_met_leaving(c, caller, p, leaving);
 		}
 	}
 	/* Split the visited nodes off as one batch; the rest stay queued. */
@@ -55,12 +55,12 @@ static void signal_private(struct st_cond *c, int n, const void *caller, struct 
 	if (leaving) {
 		unsigned long long t0 = st_now_ns();
 		int cur;
-		ST_TRACE(cond, ref_wait_begin, c, caller, leaving);
+		st_cond_ev_ref_wait_begin(c, caller, leaving);
 		/* Each LEAVING waiter decrements ref after unlinking; the one
 		 * reaching 0 wakes us. Read once per step (no test-then-read). */
 		while ((cur = st_load_acquire(&ref)))
 			st_wait(c, &ref, cur, 0, 0, CLOCK_REALTIME, 0, 0);
-		ST_TRACE(cond, ref_wait_end, c, caller, leaving, st_now_ns() - t0);
+		st_cond_ev_ref_wait_end(c, caller, leaving, st_now_ns() - t0);
 	}
 	/* Release the oldest signaled waiter; it releases the next. After the
 	 * store it may return: only its address is used by the wake. The
@@ -111,7 +111,7 @@ int st_cond_signal_slow(struct st_cond *c, int n, const void *caller)
 	else
 		signal_private(c, n, caller, &o);
 	/* c may be destroyed by now (a woken waiter may have): its address. */
-	ST_TRACE(cond, signal, c, caller, n == INT32_MAX, o.moved, o.leaving, o.first,
-		 o.first_how);
+	st_cond_ev_signal(c, caller, n == INT32_MAX, o.moved, o.leaving, o.first,
+			  o.first_how);
 	return 0;
 }

@@ -11,7 +11,6 @@
 #include <errno.h>
 
 #include "internal/futex.h"
-#include "mutex/events.h"
 #include "mutex/mutex.h"
 
 typedef int (*mutex_fn)(pthread_mutex_t *);

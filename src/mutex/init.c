@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "internal/objects.h"
-#include "mutex/events.h"
 #include "mutex/mutex.h"
 
 _Static_assert(sizeof(struct st_mutex) == sizeof(pthread_mutex_t), "mutex size");

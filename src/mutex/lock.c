@@ -4,7 +4,6 @@
 
 #include "internal/futex.h"
 #include "internal/objects.h"
-#include "mutex/events.h"
 #include "mutex/mutex.h"
 #include "wait/wait.h"
 

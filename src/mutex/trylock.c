@@ -1,6 +1,5 @@
 #include <errno.h>
 
-#include "mutex/events.h"
 #include "mutex/mutex.h"
 
 int st_mutex_trylock_slow(struct st_mutex *m, const void *caller)

@@ -2,7 +2,6 @@
 #include <errno.h>
 
 #include "internal/futex.h"
-#include "mutex/events.h"
 #include "mutex/mutex.h"
 
 /* Release for every type we implement. old: -1 when the caller has not

@@ -98,9 +98,9 @@ static void acquired(struct st_rwlock *rw, int write, int how, int spins, int sl
 	if (write)
 		st_dec(&rw->wwait); /* WRITE is ours: no longer a waiting writer */
 	if (t0)
-		ST_TRACE(rwlock, acquired, rw, caller, write, how,
-			 write ? 0 : st_load_relaxed(&rw->lock) & ST_RW_COUNT, spins, sleeps,
-			 st_now_ns() - t0);
+		st_rwlock_ev_acquired(rw, caller, write, how,
+				      st_rwlock_readers_after(rw, write), spins, sleeps,
+				      st_now_ns() - t0);
 }
 
 int st_rwlock_lock_slow(struct st_rwlock *rw, int write, clockid_t clk,
@@ -112,14 +112,15 @@ int st_rwlock_lock_slow(struct st_rwlock *rw, int write, clockid_t clk,
 		return EINVAL;
 	int self = st_tid(), v = st_load_relaxed(&rw->lock);
 	if ((v & ST_RW_COUNT) == ST_RW_WRLOCKED && st_load_relaxed(&rw->owner) == self) {
-		ST_TRACE(rwlock, misuse, rw, caller, ST_RWLOCK_MISUSE_RELOCK_WRITER, self);
+		st_rwlock_ev_misuse(rw, caller, ST_RWLOCK_MISUSE_RELOCK_WRITER, self);
 		return EDEADLK;
 	}
 	struct try_ctx c = { rw, write };
 	if (try_lock(&c)) {
-		ST_TRACE_FULL(caller, rwlock, acquired, rw, caller, write, ST_RWLOCK_HOW_FAST,
-			      write ? 0 : st_load_relaxed(&rw->lock) & ST_RW_COUNT, 0, 0,
-			      (uint64_t)0);
+		if (st_tracing_full_from(caller))
+			st_rwlock_ev_acquired(rw, caller, write, ST_RWLOCK_HOW_FAST,
+					      st_rwlock_readers_after(rw, write), 0, 0,
+					      (uint64_t)0);
 		return 0;
 	}
 	if (!write && (st_load_relaxed(&rw->lock) & ST_RW_COUNT) == ST_RW_MAX_READERS)
@@ -128,9 +129,10 @@ int st_rwlock_lock_slow(struct st_rwlock *rw, int write, clockid_t clk,
 	int shared = rw->shared != 0, spins, sleeps = 0;
 	unsigned long long t0 = st_tracing() ? st_now_ns() : 0;
 	v = st_load_relaxed(&rw->lock);
-	ST_TRACE(rwlock, requested, rw, caller, write,
-		 (v & ST_RW_COUNT) == ST_RW_WRLOCKED ? 0 : v & ST_RW_COUNT,
-		 st_load_relaxed(&rw->owner), st_load_relaxed(&rw->wwait));
+	if (t0)
+		st_rwlock_ev_requested(rw, caller, write,
+				       st_rwlock_readers(v),
+				       st_load_relaxed(&rw->owner), st_load_relaxed(&rw->wwait));
 	/* From here to its acquisition or timeout a writer counts as waiting:
 	 * on a writer-preferring lock new readers stay out. */
 	if (write)
@@ -150,10 +152,10 @@ int st_rwlock_lock_slow(struct st_rwlock *rw, int write, clockid_t clk,
 		return 0;
 	}
 
-	if (write)
-		ST_TRACE(rwlock, writer_waiting, rw, caller,
-			 (v = st_load_relaxed(&rw->lock) & ST_RW_COUNT) == ST_RW_WRLOCKED ? 0 : v,
-			 st_load_relaxed(&rw->wwait));
+	if (write && t0)
+		st_rwlock_ev_writer_waiting(rw, caller,
+					    st_rwlock_readers(st_load_relaxed(&rw->lock)),
+					    st_load_relaxed(&rw->wwait));
 	while (!try_lock_sleeper(&c)) {
 		/* Counted in `sleepers` from before our look at the word to
 		 * after the futex wait: seq_cst, the other half of the
@@ -178,8 +180,8 @@ int st_rwlock_lock_slow(struct st_rwlock *rw, int write, clockid_t clk,
 				writer_gives_up(rw, shared);
 			st_dec(&rw->sleepers);
 			if (t0)
-				ST_TRACE(rwlock, timeout, rw, caller, write, sleeps,
-					 st_now_ns() - t0);
+				st_rwlock_ev_timeout(rw, caller, write, sleeps,
+						     st_now_ns() - t0);
 			return ETIMEDOUT;
 		}
 		st_dec(&rw->sleepers);
@@ -202,8 +204,9 @@ int st_rwlock_trylock_failed(struct st_rwlock *rw, int write, const void *caller
 	if (!write && (v & ST_RW_COUNT) == ST_RW_MAX_READERS)
 		r = EAGAIN;
 	st_set_caller(caller);
-	ST_TRACE(rwlock, trylock_failed, rw, caller, write, r,
-		 (v & ST_RW_COUNT) == ST_RW_WRLOCKED ? 0 : v & ST_RW_COUNT,
-		 st_load_relaxed(&rw->owner));
+	if (st_tracing())
+		st_rwlock_ev_trylock_failed(rw, caller, write, r,
+					    st_rwlock_readers(v),
+					    st_load_relaxed(&rw->owner));
 	return r;
 }

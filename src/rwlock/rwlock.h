@@ -143,6 +143,18 @@ struct st_rwlock {
 /* Codes (`how`, `what`): enum st_rwlock_how, st_rwlock_misuse in
  * tracepoints/events/rwlock.def. */
 
+/* For events: the readers a lock word v shows (0 when write-held), and
+ * the readers right after an acquisition of `write`'s side. */
+static inline int st_rwlock_readers(int v)
+{
+	return (v & ST_RW_COUNT) == ST_RW_WRLOCKED ? 0 : v & ST_RW_COUNT;
+}
+
+static inline int st_rwlock_readers_after(struct st_rwlock *rw, int write)
+{
+	return write ? 0 : st_load_relaxed(&rw->lock) & ST_RW_COUNT;
+}
+
 static inline struct st_rwlock *st_rwlock(pthread_rwlock_t *rw)
 {
 	return (struct st_rwlock *)rw;
@@ -193,20 +205,24 @@ static inline int st_rwlock_lock(struct st_rwlock *rw, int write, clockid_t clk,
 				 const struct timespec *abs, const void *caller)
 {
 	if (!abs && st_likely(write ? st_rwlock_try_write(rw) : st_rwlock_try_read(rw))) {
-		ST_TRACE_FULL(caller, rwlock, acquired, rw, caller, write, ST_RWLOCK_HOW_FAST,
-			      write ? 0 : st_load_relaxed(&rw->lock) & ST_RW_COUNT, 0, 0,
-			      (uint64_t)0);
+		if (st_tracing_full_from(caller))
+			st_rwlock_ev_acquired(rw, caller, write, ST_RWLOCK_HOW_FAST,
+					      st_rwlock_readers_after(rw, write), 0, 0,
+					      (uint64_t)0);
 		return 0;
 	}
 	return st_rwlock_lock_slow(rw, write, clk, abs, caller);
 }
 
-static inline int st_rwlock_trylock(struct st_rwlock *rw, int write, const void *caller)
+/* Inlined into both public trylocks: the uncontended path has no call. */
+static inline __attribute__((always_inline)) int
+st_rwlock_trylock(struct st_rwlock *rw, int write, const void *caller)
 {
 	if (st_likely(write ? st_rwlock_try_write(rw) : st_rwlock_try_read(rw))) {
-		ST_TRACE_FULL(caller, rwlock, acquired, rw, caller, write, ST_RWLOCK_HOW_TRY,
-			      write ? 0 : st_load_relaxed(&rw->lock) & ST_RW_COUNT, 0, 0,
-			      (uint64_t)0);
+		if (st_tracing_full_from(caller))
+			st_rwlock_ev_acquired(rw, caller, write, ST_RWLOCK_HOW_TRY,
+					      st_rwlock_readers_after(rw, write), 0, 0,
+					      (uint64_t)0);
 		return 0;
 	}
 	return st_rwlock_trylock_failed(rw, write, caller);

@@ -17,8 +17,8 @@ static inline __attribute__((always_inline)) int post(struct st_sem *s, const vo
 	do {
 		if (st_sem_tokens(d) >= SEM_VALUE_MAX) {
 			st_set_caller(caller);
-			ST_TRACE(sem, post, s, caller, EOVERFLOW, (int)st_sem_tokens(d),
-				 (int)(d >> 32), -1);
+			st_sem_ev_post(s, caller, EOVERFLOW, (int)st_sem_tokens(d),
+				       (int)(d >> 32), -1);
 			return EOVERFLOW;
 		}
 		/* Release: what the poster wrote is visible to the taker
@@ -35,16 +35,17 @@ static inline __attribute__((always_inline)) int post(struct st_sem *s, const vo
 		st_set_caller(caller);
 		if ((uint32_t)nwaiters > st_sem_tokens(d))
 			woken = st_futex_wake(&s->value, 1, shared, s);
-		ST_TRACE(sem, post, s, caller, 0, (int)st_sem_tokens(d) + 1, nwaiters, woken);
+		st_sem_ev_post(s, caller, 0, (int)st_sem_tokens(d) + 1, nwaiters, woken);
 	} else {
-		ST_TRACE_FULL(caller, sem, post, s, caller, 0, (int)st_sem_tokens(d) + 1,
-			      0, -1);
+		if (st_tracing_full_from(caller))
+			st_sem_ev_post(s, caller, 0, (int)st_sem_tokens(d) + 1,
+				       0, -1);
 	}
 	/* The value this post left (the word's, which the woken sleeper has
 	 * not taken from yet) above the limit: after the post event. */
 	if (limit >= 0 && st_sem_tokens(d) + 1 > (uint32_t)limit) {
 		st_set_caller(caller);
-		ST_TRACE(sem, misuse, s, caller, what, (int)st_sem_tokens(d) + 1, limit);
+		st_sem_ev_misuse(s, caller, what, (int)st_sem_tokens(d) + 1, limit);
 	}
 	return 0;
 }

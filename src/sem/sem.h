@@ -150,8 +150,9 @@ static inline int st_sem_wait(struct st_sem *s, clockid_t clk,
 			      const struct timespec *abs, const void *caller)
 {
 	if (st_likely(st_sem_take(s))) {
-		ST_TRACE_FULL(caller, sem, acquired, s, caller, ST_SEM_HOW_FAST, 0, 0,
-			      (uint64_t)0);
+		if (st_tracing_full_from(caller))
+			st_sem_ev_acquired(s, caller, ST_SEM_HOW_FAST, 0, 0,
+					   (uint64_t)0);
 		return 0;
 	}
 	return st_sem_wait_slow(s, clk, abs, caller);
@@ -160,8 +161,9 @@ static inline int st_sem_wait(struct st_sem *s, clockid_t clk,
 static inline int st_sem_trywait(struct st_sem *s, const void *caller)
 {
 	if (st_likely(st_sem_take(s))) {
-		ST_TRACE_FULL(caller, sem, acquired, s, caller, ST_SEM_HOW_TRYWAIT, 0, 0,
-			      (uint64_t)0);
+		if (st_tracing_full_from(caller))
+			st_sem_ev_acquired(s, caller, ST_SEM_HOW_TRYWAIT, 0, 0,
+					   (uint64_t)0);
 		return 0;
 	}
 	return st_sem_trywait_failed(s, caller);

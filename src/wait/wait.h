@@ -69,7 +69,7 @@ static inline int st_spin_for(const void *obj, volatile int *waiters,
 	}
 	*iterations = i;
 	if (t0)
-		ST_TRACE(spin, loop, obj, i, outcome, mode, st_now_ns() - t0);
+		st_spin_ev_loop(obj, i, outcome, mode, st_now_ns() - t0);
 	return outcome;
 }
 

@@ -21,17 +21,8 @@ extern int st_level;      /* ST_META_LEVEL_CONTENTION or ST_META_LEVEL_FULL */
 
 /* SYNCTRACE_SEM_MAX: sem_post checks the value it leaves against a limit
  * (a debug check; off by default). */
-
 extern int st_sem_max_mode; /* enum st_meta_sem_max bits; read by sem_post */
 extern int st_sem_max;      /* the N of "N" / "init:N", else -1 */
-
-/* Parse a SYNCTRACE_SEM_MAX value ("init", "N", "init:N", "off") into
- * mode/limit; returns 0, or -1 if it is not one. */
-int st_parse_sem_max(const char *s, int *mode, int *limit);
-
-/* Parse a SYNCTRACE_SPIN value ("none", "bail", "full", a count, or
- * "bail:N"/"full:N") into mode/limit; returns 0, or -1 if it is not one. */
-int st_parse_spin(const char *s, int *mode, int *limit);
 
 void st_config_load(void);
 

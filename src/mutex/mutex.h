@@ -1,6 +1,6 @@
 /* Mutexes: the object, its state machine, and the fast paths.
  *
- * LAYOUT (40 bytes, glibc's pthread_mutex_t; asserts in mutex_layout.c)
+ * LAYOUT (40 bytes, glibc's pthread_mutex_t; asserts in init.c)
  *   off  field         glibc's name   use
  *    0   lock          __lock         the lock word, below
  *    4   count         __count        recursive type: depth beyond the first lock

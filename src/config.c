@@ -2,9 +2,10 @@
  *
  *   SYNCTRACE_SPIN   none | bail | full | N | bail:N | full:N
  *                    spin strategy before a futex sleep, and its budget in
- *                    pauses (default bail:100, ~2 µs; see README "Spin
- *                    default"). Hand-off waits (semaphores, barriers) spin
- *                    ten times that, adaptively (src/wait/wait.h).
+ *                    pauses (default bail:100; see README "Spin default").
+ *                    Hand-off waits (semaphores, barriers) spin ten times
+ *                    that, adaptively (src/wait/wait.h). Values: one
+ *                    parser, src/setting/setting.c.
  *                    Mutexes spin only if adaptive (PTHREAD_MUTEX_
  *                    ADAPTIVE_NP), unless it is set (config.h).
  *   SYNCTRACE_LEVEL  contention (default) | full   (events when tracing)

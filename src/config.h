@@ -9,13 +9,9 @@
 extern int st_spin_mode;  /* enum st_spin_mode */
 extern int st_spin_limit; /* iterations of the spin loop */
 /* 1: mutexes of every type spin before they sleep. By default only
- * PTHREAD_MUTEX_ADAPTIVE_NP ones do, as in glibc. Measured here (paired
- * with glibc, quiet), the spin of normal mutexes cost the two-queue
- * workload (B) 0.79x glibc against 1.10x without it, 2-4 threads on one
- * mutex 0.90-0.97x against 1.00-1.05x, the condvar fan-out 5.6x against
- * 9.2x, and gained the LIFO stress 0.99-1.19x against 0.92-0.97x. An
- * explicit SYNCTRACE_SPIN sets it, so that the 2015 seed's strategies
- * compare on every mutex (bench/). */
+ * PTHREAD_MUTEX_ADAPTIVE_NP ones do, as in glibc (spinning the others cost
+ * more than it gained: doc/spin.md). An explicit SYNCTRACE_SPIN sets it,
+ * so that spin strategies compare on every mutex. */
 extern int st_spin_all_mutexes;
 extern int st_level;      /* ST_META_LEVEL_CONTENTION or ST_META_LEVEL_FULL */
 

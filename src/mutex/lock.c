@@ -13,10 +13,10 @@ struct take {
 };
 
 /* FREE → HELD. Test before the CAS so spinners share the line read-only.
- * st_spin probes with backoff (up to ~0.3 µs apart): an owner that
- * re-takes the lock at once is mostly seen holding it, and keeps the line
- * on its own core between probes; the spinner runs out its budget and
- * sleeps, as glibc's waiter does at once. */
+ * st_spin probes with backoff: an owner that re-takes the lock at once is
+ * mostly seen holding it, and keeps the line on its own core between
+ * probes; the spinner runs out its budget and sleeps, as glibc's waiter
+ * does at once. */
 static int take(void *p)
 {
 	struct take *t = p;
@@ -176,9 +176,8 @@ int st_mutex_lock_slow(struct st_mutex *m, clockid_t clk,
 
 /* The re-acquisition after a condvar wait. Its owner is typically the
  * signaler, about to unlock: spinning catches that when it runs on the
- * other CPU. When it does not (a loaded machine), the spin runs out every
- * time (a cond ping-pong at load 4: 99 % of 35k relock spins per second,
- * ~2 µs each): so the spin adapts, per thread (the mutex has no room for
+ * other CPU, and runs out every time when it does not (a loaded machine:
+ * doc/mutex.md). So the spin adapts, per thread (the mutex has no room for
  * a hint, and the condvar may not be touched once released), as hand-off
  * waits do per object. */
 int st_mutex_lock_relock(struct st_mutex *m, const void *caller)

@@ -44,19 +44,13 @@
  * the changed word and it looks again. A thread that takes the lock from
  * the sleep loop sets SLEEPERS again, as glibc's does, so its own unlock
  * wakes the next sleeper if there is one, and costs one wake that finds
- * nobody if there is not. (Setting it only when `waiters` > 1, i.e. when
- * others are surely in the loop, saves that wake, but measured worse: in
- * the two-queue workload, B variant, the consumer took its queue mutexes
- * back so fast that it drained one message at a time and waited on the
- * condvar 20-100 times as often; 0.25 s against glibc's 0.14 s. A dummy
- * system call in its unlock instead of the wake gave the same gain, so it
- * is the pace, not the wake. Mutex, LIFO: no difference.) A thread that
- * takes a FREE word without the bit (a spinner, a newcomer) owes nobody a
- * wake: the one it beat was woken and is awake, and will set the bit on the
- * new owner's word before it sleeps again. So a barging owner that unlocks
- * and relocks does not wake a second sleeper each time (the wasted wakes of
- * the 2014 seed), and the unlocker never reads the mutex after its swap:
- * the next owner may destroy and free it (glibc 13690). A wake on a freed
+ * nobody if there is not (doc/mutex.md: why not only when others surely
+ * wait). A thread that takes a FREE word without the bit (a spinner, a
+ * newcomer) owes nobody a wake: the one it beat was woken and is awake,
+ * and will set the bit on the new owner's word before it sleeps again. So
+ * a barging owner that unlocks and relocks does not wake a second sleeper
+ * each time, and the unlocker never reads the mutex after its swap: the
+ * next owner may destroy and free it (glibc bug 13690). A wake on a freed
  * address is a harmless spurious wake for whoever reuses it.
  * `waiters` counts threads inside the sleep loop (atomic inc before the
  * first sleep, dec once they hold the lock or time out); the bail spin

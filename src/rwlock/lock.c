@@ -73,15 +73,13 @@ static void writer_gives_up(struct st_rwlock *rw, int shared)
  * sleep loop (rwlock.h, "The writer's nap"). Its futex_wait there is
  * rarely a sleep: readers keep changing the word, the kernel finds it
  * changed (EAGAIN), and the writer stays on its CPU while readers and
- * writers on the others share the lock's line: bench_rwlock_readmostly on
- * 2 CPUs made ~22M ops/s with 2 or 4 threads, 66M with one alone. With
- * the nap, 2 threads ~52M, 4 threads ~39M (glibc: 11M and 29M). Not on a
- * writer-preferring lock: the napping writer, counted in `wwait`, would
+ * writers on the others share the lock's line (doc/rwlock.md has the
+ * throughput with and without the nap). Not on a writer-preferring lock: the napping writer, counted in `wwait`, would
  * keep readers out of a lock that may be free. Not with a timeout: the
  * nap is not bounded by it. The raw system call: glibc's nanosleep is a
  * cancellation point, rdlock/wrlock are not. A signal ends the nap
  * early, which does no harm. */
-#define ST_RW_NAP_NS 20000 /* plus the timer slack: 50 us by default */
+#define ST_RW_NAP_NS 20000 /* plus the timer slack (50 us by default) */
 
 static int writer_naps(struct st_rwlock *rw, const struct timespec *abs)
 {
@@ -140,7 +138,7 @@ int st_rwlock_lock_slow(struct st_rwlock *rw, int write, clockid_t clk,
 	/* No bail on `sleepers` (musl's strategy): it counts threads that
 	 * are about to sleep, most of them behind a word that moves (readers
 	 * come and go) and back in a moment; bailing on them fills the sleep
-	 * loop, and every try there sets S (measured: 4x the futex calls). */
+	 * loop, and every try there sets S (doc/rwlock.md). */
 	if (st_spin(rw, NULL, try_lock, &c, &spins) == ST_SPIN_OUTCOME_ACQUIRED) {
 		acquired(rw, write, ST_RWLOCK_HOW_SPIN, spins, 0, t0, caller);
 		return 0;

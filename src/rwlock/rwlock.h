@@ -87,13 +87,12 @@
  * Waking all is simple and never loses a writer behind a woken reader;
  * woken threads that lose the race set S again. A sleeper spins after
  * every futex return, without bailing on `sleepers`: woken, the lock was
- * released; EAGAIN, the word moved, so its holders run. (Before, it went
- * straight back to the futex, and with a writer behind readers whose
- * count kept moving, every try was an EAGAIN and every release to FREE a
- * wake for nobody.) No spin bails on `sleepers` (musl's strategy, see
+ * released; EAGAIN, the word moved, so its holders run (going straight
+ * back to the futex made every release to FREE a wake for nobody:
+ * doc/rwlock.md). No spin bails on `sleepers` (musl's strategy, see
  * lock.c).
  * The writer's nap: a writer whose spin failed, on a lock that does not
- * prefer writers and without a timeout, sleeps ~70 us (nanosleep; lock.c,
+ * prefer writers and without a timeout, naps (nanosleep; lock.c,
  * writer_naps) and tries the fast-path CAS once more before its sleep
  * loop. No transition of its own and no shared access but that CAS: it
  * is a pause between two tries, each of which keeps S. It frees the CPU

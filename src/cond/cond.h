@@ -88,13 +88,13 @@
  * the signaler's dead `ref`), then releases the batch's oldest barrier. Each
  * member, once it holds the mutex again, releases the next one (node->prev)
  * by requeueing it onto the mutex word: the batch enters the mutex one by
- * one, woken by mutex unlocks, and never wakes only to block (2003 seed).
+ * one, woken by mutex unlocks, and never wakes only to block.
  * When a broadcaster itself holds the waiters' mutex, it requeues the first
  * one onto it the same way, instead of a wake that would block at once.
  * A single signal wakes its waiter instead (it must drop its `ref` before
  * it may block on the mutex: see CANCELLED AND SIGNALED).
  *
- * MUTEX HAND-OFF (the musl 2020 requeue bug). A requeued member sleeps on
+ * MUTEX HAND-OFF (doc/cond.md). A requeued member sleeps on
  * the mutex word without having counted itself in the mutex's `waiters`,
  * and the mutex wakes only when SLEEPERS is set; a counted thread that
  * takes the word while spinning sets SLEEPERS again only if `waiters` > 1
@@ -117,9 +117,9 @@
  * (below); a LEAVING one until it has unlinked itself and dropped the
  * signaler's reference.
  *
- * CANCELLED AND SIGNALED (tests/model/FINDINGS.md, finding B). A waiter
+ * CANCELLED AND SIGNALED (doc/cond.md: how the model found it). A waiter
  * cancelled in its sleep just as a signal(1) took it must not swallow
- * that signal (POSIX; musl 2015): it signals once more. But for the
+ * that signal (POSIX): it signals once more. But for the
  * program a signaled waiter is no longer blocked, so it may already have
  * destroyed (and freed) the condvar. So the condvar counts such waiters,
  * glibc-style: when a single signal releases a waiter that may be asleep
@@ -147,7 +147,7 @@
  * both sides a system call. A signaler that never waits streams: a waiter
  * caught spinning takes one item per wait, each item costs a slow-path
  * signal, and the spinner keeps a CPU from the producers; asleep, it
- * wakes to a batch (the two-queue workload of the 2003 seed; bench/README).
+ * wakes to a batch (doc/cond.md).
  *
  * PROCESS-SHARED CONDVARS: no nodes (they would be in another process's
  * address space). A waiter reads `seq`, counts itself in `waiters`, releases

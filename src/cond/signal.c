@@ -79,9 +79,9 @@ static void signal_private(struct st_cond *c, int n, const void *caller, struct 
 		 * (spin 2) or that announced its sleep (barrier 3) missed. A
 		 * first that did not spin (budget 0: spinning is off) tells
 		 * nothing, though we caught it before its sleep: counting that
-		 * as a success turned spinning back on at almost every signal
-		 * of a ping-pong, and under load (partner not running) the
-		 * spins that followed ran out: 0.4-0.6x glibc.
+		 * as a success turns spinning back on at almost every signal
+		 * of a ping-pong, whose spins then run out under load
+		 * (doc/cond.md).
 		 * A first caught spinning counts as a success only when this
 		 * signal is a reply (cond.h: spin hint): a signaler that never
 		 * waits streams on, and its waiters are better off asleep. */

@@ -64,13 +64,12 @@
  * sleep that timed out or was interrupted (it was not in m), or cancelled
  * (then it passes a wake on). So with a sleeper queued, v <=
  * m < n at every post: the gate never skips a needed wake. A post with
- * v >= n would only wake a thread that is already awake; with n > 0 as
- * the gate (glibc's rule) 88 % of the wakes in bench_sem_channel woke
- * nobody. tests/model/sem.pml checks it (2 and 3 waiters and posters);
+ * v >= n would only wake a thread that is already awake (doc/sem.md: the
+ * wakes glibc's n > 0 gate wastes). tests/model/sem.pml checks it (2 and 3 waiters and posters);
  * the mutation one wake short is caught. The kernel makes a woken sleeper
  * return 0, never ETIMEDOUT, so the token a wake stands for is always
  * looked at: a woken sleeper tries to take a token before it checks for a
- * timeout. No has-waiters bit to lose (musl 2022/2024 lost one).
+ * timeout. No has-waiters bit to lose (doc/sem.md).
  *
  * LIFETIME: a registered sleeper keeps the semaphore alive (destroying a
  * semaphore with waiters is undefined). The CAS that takes a token also

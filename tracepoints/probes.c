@@ -200,9 +200,8 @@ static void st_forked_child(void)
  * pthread_mutex_lock or unlock that POSIX says is no cancellation point,
  * and unwind the program with a lock it does not know it holds. So
  * cancellation is disabled around each recorded event (two CAS on the
- * thread's cancel word, only when the event is enabled). Found by
- * tests/cond/cancel_destroy.c in traced mode: threads cancelled in the
- * unlock after their wait had returned. */
+ * thread's cancel word, only when the event is enabled).
+ * tests/cond/cancel_destroy.c, traced, cancels threads at that moment. */
 #define ST_EVENT(fam, name, args, fields)                                         \
 	static void st_fire_##fam##_##name(ST_DECL args)                          \
 	{                                                                         \

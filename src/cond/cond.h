@@ -119,9 +119,9 @@
  *
  * CANCELLED AND SIGNALED (doc/cond.md: how the model found it). A waiter
  * cancelled in its sleep just as a signal(1) took it must not swallow
- * that signal (POSIX): it signals once more. But for the
- * program a signaled waiter is no longer blocked, so it may already have
- * destroyed (and freed) the condvar. So the condvar counts such waiters,
+ * that signal (POSIX): it signals once more. But for the program a
+ * signaled waiter is no longer blocked, so it may already have destroyed
+ * (and freed) the condvar. So the condvar counts such waiters,
  * glibc-style: when a single signal releases a waiter that may be asleep
  * in its cancellable sleep (barrier 3; a waiter seen running, barrier 2,
  * never enters it), the signaler adds 1 to `refs` and sets node->ref,

@@ -2,7 +2,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sa_config.h"
 #include "sa_timeline.h"
 
 #define NS 1000000000LL
@@ -12,6 +11,7 @@ static void win_reset(struct sa_tl_window *w, int64_t start, int64_t end)
 	w->start = start;
 	w->end = end;
 	w->events = 0;
+	w->wait_ns = 0;
 	w->nspans = w->narrows = 0;
 	w->spans_capped = w->arrows_capped = 0;
 	w->cap_ts = 0;
@@ -100,10 +100,18 @@ static void *per_index(struct sa_timeline *t, void **arr, uint32_t *n, uint32_t 
 	return (char *)*arr + i * size;
 }
 
+/* Is window a busier than b? */
+static int busier(const struct sa_tl_window *a, const struct sa_tl_window *b)
+{
+	if (a->wait_ns != b->wait_ns)
+		return a->wait_ns > b->wait_ns;
+	return a->events > b->events;
+}
+
 /* Busiest second: a new second begins; keep the busier of the two. */
 static void next_second(struct sa_timeline *t, int64_t ts)
 {
-	if (t->cur.events > t->best.events) {
+	if (busier(&t->cur, &t->best)) {
 		struct sa_tl_window x = t->best;
 		t->best = t->cur;
 		t->cur = x;
@@ -136,6 +144,8 @@ static void observe(void *ctx, struct sa_model *m, const struct sa_event *e, uin
 		if (!t->cur.events++)
 			t->cur.ev_first = e->ts;
 		t->cur.ev_last = e->ts;
+		if (m->ev_wait.valid)
+			t->cur.wait_ns += m->ev_wait.ns;
 	}
 	else if (e->ts < t->cur.start)
 		return;
@@ -202,28 +212,11 @@ static void observe(void *ctx, struct sa_model *m, const struct sa_event *e, uin
 		break;
 	}
 	default:
-		/* Waits of the other families (and mutex timeouts). */
-		if (
-#if SA_HAVE_EV_cond_woke
-		    e->id == SA_EV_cond_woke ||
-#endif
-#if SA_HAVE_EV_sem_acquired
-		    e->id == SA_EV_sem_acquired || e->id == SA_EV_sem_timeout ||
-#endif
-#if SA_HAVE_EV_rwlock_acquired
-		    e->id == SA_EV_rwlock_acquired || e->id == SA_EV_rwlock_timeout ||
-#endif
-#if SA_HAVE_EV_barrier_departure
-		    e->id == SA_EV_barrier_departure ||
-#endif
-#if SA_HAVE_EV_once_waited
-		    e->id == SA_EV_once_waited ||
-#endif
-		    e->id == SA_EV_mutex_timeout) {
-			v = sa_ev_i(e, "wait_ns");
-			if (v > 0)
-				add_span(t, ti, o, e->ts - v, e->ts, SA_SPAN_WAIT, caller, 0);
-		}
+		/* The wait this event ended, of any family (the model noted it),
+		 * on its object (a condvar's relock: on the mutex). */
+		if (m->ev_wait.valid && m->ev_wait.ns)
+			add_span(t, ti, m->ev_wait.oi, e->ts - (int64_t)m->ev_wait.ns, e->ts,
+				 SA_SPAN_WAIT, caller, 0);
 		break;
 	}
 }
@@ -245,7 +238,7 @@ struct sa_timeline *sa_timeline_attach(struct sa_model *m, int fixed, double sta
 
 const struct sa_tl_window *sa_timeline_window(struct sa_timeline *t)
 {
-	if (!t->fixed && !t->finished && t->cur.events > t->best.events) {
+	if (!t->fixed && !t->finished && busier(&t->cur, &t->best)) {
 		struct sa_tl_window x = t->best;
 		t->best = t->cur;
 		t->cur = x;

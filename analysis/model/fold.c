@@ -129,7 +129,7 @@ void sa_model_fold_due(struct sa_model *m)
 	if (m->fold_proc_due) {
 		m->fold_proc_due = 0;
 		for (uint32_t i = m->procs[m->fold_pi].obj_head; i; i = m->objs[i - 1].next_in_proc)
-			if (m->objs[i - 1].inited)
+			if (m->objs[i - 1].inited && !m->objs[i - 1].shared) /* others may use it */
 				sa_model_fold(m, i - 1);
 	}
 }

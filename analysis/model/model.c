@@ -86,6 +86,7 @@ void sa_model_free(struct sa_model *m)
 	sa_map_free(&m->obj_map);
 	sa_map_free(&m->pair_map);
 	sa_map_free(&m->class_map);
+	sa_map_free(&m->shared_map);
 	sa_map_free(&m->node_map);
 	free(m);
 }
@@ -226,6 +227,37 @@ static struct sa_object *new_object(struct sa_model *m, uint32_t pi, const struc
 	return o;
 }
 
+/* A new object at addr of process pi: the process-shared object it is,
+ * if the mapping says so (then this process's address points to it too),
+ * else a new object of its own. */
+static struct sa_object *first_sight(struct sa_model *m, uint32_t pi, const struct sa_event *e,
+				     uint64_t addr, uint32_t inst, uint32_t *idx)
+{
+	uint64_t key[3], ka = 0, kb = 0;
+	int shared = m->shared_key && m->shared_key(m, e->trace, e->vpid, addr, key);
+	if (shared) {
+		ka = key[1];
+		kb = key[0] * 0x9e3779b97f4a7c15ull ^ key[2];
+		int64_t i = sa_map_get(&m->shared_map, ka, kb);
+		if (i >= 0 && m->objs[i].instances) {
+			if (sa_map_put(&m->obj_map, pi, addr, (uint32_t)i)) {
+				m->oom = 1;
+				return NULL;
+			}
+			m->c_obj_ok = 0;
+			*idx = (uint32_t)i;
+			return &m->objs[i];
+		}
+	}
+	struct sa_object *o = new_object(m, pi, e, addr, inst, idx);
+	if (o && shared) {
+		o->shared = 1;
+		if (sa_map_put(&m->shared_map, ka, kb, *idx))
+			m->oom = 1;
+	}
+	return o;
+}
+
 struct sa_object *sa_model_object(struct sa_model *m, const struct sa_event *e,
 				  uint64_t addr, uint32_t *idx)
 {
@@ -250,7 +282,7 @@ struct sa_object *sa_model_object(struct sa_model *m, const struct sa_event *e,
 	}
 	/* New, or the address of an object folded into its class: a new
 	 * instance (a late event for the old one starts it: rare). */
-	struct sa_object *o = new_object(m, pi, e, addr, i >= 0 ? m->objs[i].instance + 1 : 0, idx);
+	struct sa_object *o = first_sight(m, pi, e, addr, i >= 0 ? m->objs[i].instance + 1 : 0, idx);
 	if (o)
 		o->events++;
 	return o;

@@ -137,6 +137,7 @@ struct sa_object {
 	uint32_t instances;
 	uint32_t klass;
 	int inited;          /* its init event was seen: a lifetime inside the trace */
+	int shared;          /* process-shared, one object in every process (shared_key) */
 	uint32_t next_in_proc;
 	struct sa_obj_waits *w; /* ledger, blame, wakers (waits.c); NULL until a wait */
 };
@@ -168,6 +169,13 @@ struct sa_model {
 	struct sa_map class_map; /* (proc, type, caller) → class object */
 	struct sa_map node_map;  /* (proc, condvar waiter node) → thread */
 	int keep_objects;        /* sa_model_keep_objects: never fold */
+	/* Process-shared identity (analysis/symbols: sa_symbols_shared_key):
+	 * 1 and key = {dev, ino, file offset} when addr, in process vpid of
+	 * trace, lies in a shared mapping; the same key in two processes is
+	 * one object. NULL: every object belongs to one process. */
+	int (*shared_key)(const struct sa_model *m, unsigned trace, int32_t vpid, uint64_t addr,
+			  uint64_t key[3]);
+	struct sa_map shared_map; /* (ino, dev ^ offset mix) → object */
 	/* Folds due once the event's observers have seen it (fold.c). */
 	int fold_obj_due, fold_proc_due;
 	uint32_t fold_oi, fold_pi;

@@ -1637,6 +1637,56 @@ static void fold_memory(void)
 	CHECK(kept > 4 * per);
 }
 
+/* A mapping of one file shared by processes 1 (at 0x7f0000) and 2 (at
+ * 0x9f0000), as analysis/symbols reports it. */
+static int fake_shared_key(const struct sa_model *mm, unsigned trace, int32_t vpid, uint64_t addr,
+			   uint64_t key[3])
+{
+	(void)mm;
+	(void)trace;
+	uint64_t base = vpid == 1 ? 0x7f0000 : vpid == 2 ? 0x9f0000 : 0;
+	if (!base || addr < base || addr >= base + 0x1000)
+		return 0;
+	key[0] = 8;
+	key[1] = 77;
+	key[2] = addr - base;
+	return 1;
+}
+
+/* A process-shared semaphore posted in one process and waited on in the
+ * other is one object, the post linked to the wait. */
+static void pshared_sem(void)
+{
+	m->shared_key = fake_shared_key;
+	START(1, 1, 1);
+	START(2, 2, 1);
+	feed(SA_EV_sem_init, 10, 1, 100, "obj", I(0x7f0010), "caller", I(0x400), "value", I(0),
+	     "pshared", I(1), NULL);
+	feed(SA_EV_sem_wait_begin, 1000, 2, 200, "obj", I(0x9f0010), "caller", I(0x800), NULL);
+	feed(SA_EV_sem_sleep, 1010, 2, 200, "obj", I(0x9f0010), "caller", I(0x800), "nwaiters",
+	     I(1), NULL);
+	feed(SA_EV_sem_post, 1500, 1, 100, "obj", I(0x7f0010), "caller", I(0x9057), "result", I(0),
+	     "value", I(1), "nwaiters", I(1), "woken", I(1), NULL);
+	feed(SA_EV_sem_acquired, 1600, 2, 200, "obj", I(0x9f0010), "caller", I(0x800), "how", I(2),
+	     "wait_ns", I(600), NULL);
+	feed(SA_EV_sem_wait_begin, 2000, 1, 100, "obj", I(0x7f0020), "caller", I(0x800), NULL);
+	feed(SA_EV_meta_stop, 3000, 1, 100, "objects", I(0), NULL);
+	CHECK_EQ(count_rows(), 2); /* the shared one, and 0x7f0020 (another offset) */
+	struct sa_object *o = obj(1, 0x7f0010, 0);
+	CHECK(o && o->shared && o->type == SA_OBJ_SEM);
+	CHECK_EQ(o->instances, 1); /* its creator's end does not fold it */
+	CHECK(!obj(2, 0x9f0010, 0)); /* no object of its own in process 2 */
+	uint32_t oi = (uint32_t)(o - m->objs);
+	STAT(sa_object_wait(o, SA_WAIT_SEM), 1, 600, 600, 0);
+	const struct sa_waker *k = waker_of(oi, tidx(1, 100), 0x9057);
+	CHECK(k);
+	CHECK_EQ(k->released, 1);
+	CHECK_EQ(k->latency_ns, 500);
+	CHECK_EQ(((const struct sa_sem *)o->ext)->posts, 1);
+	CHECK_EQ(((const struct sa_sem *)o->ext)->acquired, 1);
+	CHECK_EQ(thr(2, 200)->top_obj, oi);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -1683,6 +1733,7 @@ static const struct {
 	{ "lockorder_incomplete", lockorder_incomplete },
 	{ "fold_classes", fold_classes },
 	{ "fold_memory", fold_memory },
+	{ "pshared_sem", pshared_sem },
 };
 
 int main(int argc, char **argv)

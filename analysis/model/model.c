@@ -329,11 +329,10 @@ void *sa_model_typed(struct sa_model *m, struct sa_object *o, enum sa_obj_type t
 }
 
 struct sa_object *sa_model_family_object(struct sa_model *m, const struct sa_event *e,
-					 const char *field, int is_init, enum sa_obj_type type,
-					 uint32_t *idx)
+					 int is_init, enum sa_obj_type type, uint32_t *idx)
 {
-	int64_t addr, caller;
-	if (!sa_ev_get(e, field, &addr)) {
+	uint64_t addr, caller;
+	if (!sa_ev_obj(e, &addr)) {
 		m->malformed++;
 		return NULL;
 	}
@@ -341,8 +340,8 @@ struct sa_object *sa_model_family_object(struct sa_model *m, const struct sa_eve
 				      : sa_model_object(m, e, (uint64_t)addr, idx);
 	if (!o || !sa_model_typed(m, o, type))
 		return NULL;
-	if (!o->caller && sa_ev_get(e, "caller", &caller))
-		o->caller = (uint64_t)caller;
+	if (!o->caller && (caller = sa_ev_caller(e)))
+		o->caller = caller;
 	return o;
 }
 
@@ -484,6 +483,7 @@ int sa_model_feed(struct sa_model *m, const struct sa_event *e)
 	m->events++;
 	m->per_id[id]++;
 	m->ev_wait.valid = 0;
+	m->ev_hold.valid = 0;
 	if (e->ts < m->first_ts)
 		m->first_ts = e->ts;
 	if (e->ts > m->last_ts)
@@ -549,10 +549,8 @@ int sa_model_feed(struct sa_model *m, const struct sa_event *e)
 	t = &m->threads[ti];
 	if (t->woken_valid && id != SA_EV_futex_wait && id != SA_EV_futex_wake &&
 	    id != SA_EV_futex_requeue && id != SA_EV_spin_loop) {
-		int64_t addr;
-		/* Families name the object "obj" (the condvar's is "cond"). */
-		if ((sa_ev_get(e, "obj", &addr) || sa_ev_get(e, "cond", &addr)) &&
-		    m->objs[t->woken_obj].addr == (uint64_t)addr)
+		uint64_t addr;
+		if (sa_ev_obj(e, &addr) && m->objs[t->woken_obj].addr == addr)
 			t->woken_valid = 0;
 	}
 	for (unsigned i = 0; i < m->nobservers; i++)

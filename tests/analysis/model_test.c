@@ -1687,6 +1687,42 @@ static void pshared_sem(void)
 	CHECK_EQ(thr(2, 200)->top_obj, oi);
 }
 
+/* Field ids come from the definitions (sa_fields.h). */
+_Static_assert(SA_F_mutex_acquired_how == 2, "mutex:acquired's how is its third field");
+_Static_assert(SA_NF_meta_start == 7, "meta:start has 7 fields");
+_Static_assert(SA_F_meta_start_nonce == 5, "nonce follows the five arguments");
+
+/* Format 2's released carries acq_ts, a time of the event's clock: the
+ * model makes the hold of it (the decoder passes the clock's raw value and
+ * frequency), whatever the frequency. */
+static void released_acq_ts(void)
+{
+	feed(SA_EV_meta_start, 1, 1, 1, "format_major", I(2), "format_minor", I(0), "level", I(2),
+	     "spin_mode", I(1), "spin_limit", I(100), NULL);
+	struct sa_event e;
+	memset(&e, 0, sizeof(e));
+	e.id = SA_EV_mutex_released;
+	e.ts = 5000;
+	e.vpid = e.vtid = 1;
+	sa_ev_set(&e, "obj", MX);
+	sa_ev_set(&e, "caller", 0x600);
+	sa_ev_set(&e, "woken", -1);
+	sa_ev_set(&e, "acq_ts", 1000);
+	CHECK_EQ(e.nfields, SA_F_mutex_released_acq_ts + 1);
+	CHECK(e.f[SA_F_mutex_released_acq_ts].v == 1000 && e.f[SA_F_mutex_released_obj].v == MX);
+	e.cycles = 1500;
+	e.freq = 1000000000;
+	CHECK_EQ(sa_model_feed(m, &e), 0);
+	e.ts = 6000;
+	e.cycles = 3000; /* 500 MHz: 1000 cycles are 2000 ns */
+	e.freq = 500000000;
+	sa_model_feed(m, &e);
+	const struct sa_mutex *x = mx(1, MX, 0);
+	CHECK_EQ(x->hold.n, 2);
+	CHECK_EQ(x->hold.min, 500);
+	CHECK_EQ(x->hold.max, 4000);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -1734,6 +1770,7 @@ static const struct {
 	{ "fold_classes", fold_classes },
 	{ "fold_memory", fold_memory },
 	{ "pshared_sem", pshared_sem },
+	{ "released_acq_ts", released_acq_ts },
 };
 
 int main(int argc, char **argv)

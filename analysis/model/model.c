@@ -91,8 +91,7 @@ void sa_model_free(struct sa_model *m)
 	free(m);
 }
 
-/* Grow an array to hold one more element; 0 or -1. */
-static int grow(void **arr, uint32_t n, uint32_t *cap, size_t elem)
+int sa_grow(void **arr, uint32_t n, uint32_t *cap, size_t elem)
 {
 	if (n < *cap)
 		return 0;
@@ -117,7 +116,7 @@ static void copy_name(char *dst, const char *src)
 static struct sa_proc *new_proc(struct sa_model *m, const struct sa_event *e, uint32_t inst,
 				uint32_t *idx)
 {
-	if (grow((void **)&m->procs, m->nprocs, &m->capprocs, sizeof(*m->procs)) ||
+	if (sa_grow((void **)&m->procs, m->nprocs, &m->capprocs, sizeof(*m->procs)) ||
 	    sa_map_put(&m->proc_map, e->trace, (uint32_t)e->vpid, m->nprocs)) {
 		m->oom = 1;
 		return NULL;
@@ -156,7 +155,7 @@ struct sa_proc *sa_model_proc(struct sa_model *m, const struct sa_event *e, uint
 static struct sa_thread *new_thread(struct sa_model *m, uint32_t pi, const struct sa_event *e,
 				    uint32_t inst, uint32_t *idx)
 {
-	if (grow((void **)&m->threads, m->nthreads, &m->capthreads, sizeof(*m->threads)) ||
+	if (sa_grow((void **)&m->threads, m->nthreads, &m->capthreads, sizeof(*m->threads)) ||
 	    sa_map_put(&m->thread_map, pi, (uint32_t)e->vtid, m->nthreads)) {
 		m->oom = 1;
 		return NULL;
@@ -195,7 +194,7 @@ struct sa_thread *sa_model_thread(struct sa_model *m, const struct sa_event *e, 
 
 struct sa_object *sa_model_slot(struct sa_model *m, uint32_t *idx)
 {
-	if (grow((void **)&m->objs, m->nobjs, &m->capobjs, sizeof(*m->objs))) {
+	if (sa_grow((void **)&m->objs, m->nobjs, &m->capobjs, sizeof(*m->objs))) {
 		m->oom = 1;
 		return NULL;
 	}
@@ -208,7 +207,7 @@ struct sa_object *sa_model_slot(struct sa_model *m, uint32_t *idx)
 static struct sa_object *new_object(struct sa_model *m, uint32_t pi, const struct sa_event *e,
 				    uint64_t addr, uint32_t inst, uint32_t *idx)
 {
-	if (grow((void **)&m->objs, m->nobjs, &m->capobjs, sizeof(*m->objs)) ||
+	if (sa_grow((void **)&m->objs, m->nobjs, &m->capobjs, sizeof(*m->objs)) ||
 	    sa_map_put(&m->obj_map, pi, addr, m->nobjs)) {
 		m->oom = 1;
 		return NULL;
@@ -441,7 +440,7 @@ void sa_model_discarded(struct sa_model *m, unsigned trace, const char *stream,
 		m->discarded_total += count;
 	else
 		m->discarded_unknown = 1;
-	if (grow((void **)&m->discards, m->ndiscards, &m->capdiscards, sizeof(*m->discards))) {
+	if (sa_grow((void **)&m->discards, m->ndiscards, &m->capdiscards, sizeof(*m->discards))) {
 		m->oom = 1;
 		return;
 	}

@@ -301,6 +301,9 @@ void sa_model_fold(struct sa_model *m, uint32_t oi);
 void sa_model_destroyed(struct sa_model *m, uint32_t oi);
 void sa_model_proc_ended(struct sa_model *m, uint32_t pi);
 void sa_model_fold_due(struct sa_model *m);
+/* Grow the array *arr of n elements of elem bytes (capacity *cap, which
+ * doubles, new room zeroed) to hold one more; 0 or -1. */
+int sa_grow(void **arr, uint32_t n, uint32_t *cap, size_t elem);
 /* A new zeroed object slot, in no map (a class). NULL on out of memory. */
 struct sa_object *sa_model_slot(struct sa_model *m, uint32_t *idx);
 /* waits.c: fold object oi's ledger, blame, wakers and pairs into class ci. */

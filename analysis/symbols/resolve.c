@@ -34,8 +34,10 @@ void sa_sym_proc_reset(struct sa_sym_proc *p)
 	p->dwfl_tried = 0;
 }
 
-static const char *base_name(const char *path)
+const char *sa_sym_base_name(const char *path)
 {
+	if (!path)
+		return "?";
 	const char *b = strrchr(path, '/');
 	return b ? b + 1 : path;
 }
@@ -55,7 +57,7 @@ static void proc_open(struct sa_sym_proc *p)
 		const struct sa_sym_module *mod = &p->mods[i];
 		if (!mod->path || mod->path[0] != '/' || access(mod->path, R_OK))
 			continue;
-		p->dwmods[i] = dwfl_report_elf(d, base_name(mod->path), mod->path, -1,
+		p->dwmods[i] = dwfl_report_elf(d, sa_sym_base_name(mod->path), mod->path, -1,
 					       mod->base, false);
 	}
 	dwfl_report_end(d, NULL, NULL);
@@ -72,7 +74,7 @@ static void proc_open(struct sa_sym_proc *p)
 	p->dwfl = d;
 }
 
-static int module_of(const struct sa_sym_proc *p, uint64_t addr)
+int sa_sym_module_of(const struct sa_sym_proc *p, uint64_t addr)
 {
 	int best = -1;
 	for (uint32_t i = 0; i < p->nmods; i++) {
@@ -94,13 +96,13 @@ const char *sa_symbols_addr(const struct sa_model *m, unsigned trace, int32_t vp
 	struct sa_sym_proc *p = s ? sa_sym_proc(s, trace, vpid, 0) : NULL;
 	if (!p || !addr || !size)
 		return NULL;
-	int i = module_of(p, addr);
+	int i = sa_sym_module_of(p, addr);
 	if (i < 0)
 		return NULL;
 	if (!p->dwfl_tried)
 		proc_open(p);
 	const struct sa_sym_module *mod = &p->mods[i];
-	const char *modname = mod->path ? base_name(mod->path) : "?";
+	const char *modname = mod->path ? sa_sym_base_name(mod->path) : "?";
 	Dwfl_Module *dm = p->dwmods ? p->dwmods[i] : NULL;
 	/* A return address: the call is the instruction before it. */
 	Dwarf_Addr pc = addr - 1;
@@ -111,11 +113,11 @@ const char *sa_symbols_addr(const struct sa_model *m, unsigned trace, int32_t vp
 	if (line)
 		file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
 	if (fn && file)
-		snprintf(buf, size, "%s at %s:%d", fn, base_name(file), lineno);
+		snprintf(buf, size, "%s at %s:%d", fn, sa_sym_base_name(file), lineno);
 	else if (fn)
 		snprintf(buf, size, "%s (%s+0x%" PRIx64 ")", fn, modname, addr - mod->base);
 	else if (file)
-		snprintf(buf, size, "%s:%d (%s+0x%" PRIx64 ")", base_name(file), lineno, modname,
+		snprintf(buf, size, "%s:%d (%s+0x%" PRIx64 ")", sa_sym_base_name(file), lineno, modname,
 			 addr - mod->base);
 	else
 		snprintf(buf, size, "%s+0x%" PRIx64, modname, addr - mod->base);

@@ -55,5 +55,9 @@ struct sa_symbols {
 struct sa_sym_proc *sa_sym_proc(struct sa_symbols *s, unsigned trace, int32_t vpid, int create);
 /* Forget the process's libdwfl session (its modules changed). */
 void sa_sym_proc_reset(struct sa_sym_proc *p);
+/* The index of the module containing addr in p->mods, or -1. */
+int sa_sym_module_of(const struct sa_sym_proc *p, uint64_t addr);
+/* The file name of a path ("?" for NULL). */
+const char *sa_sym_base_name(const char *path);
 
 #endif

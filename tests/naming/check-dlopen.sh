@@ -5,16 +5,16 @@
 # usage: check-dlopen.sh SYNCTRACE NAMES LOADER PLUGIN PLUGIN_SOURCE
 SYNCTRACE=$1 names=$2 loader=$3 plugin=$4 src=$5
 . "$(dirname "$0")/../cli/lib.sh"
+. "$(dirname "$0")/lib.sh"
 need_daemon
 comm=$(basename "$loader" | cut -c1-15)
 L=$(grep -n 'NAMESITE plugin' "$src" | cut -d: -f1)
 run_st 0 "record" record --spin none -q -o "$T/t" -- "$loader" "$plugin"
 trace_has "dl helper's dlopen event recorded" "$T/t" 'lttng_ust_dl:dlopen:'
-ctf=$(dirname "$(find "$T/t" -name metadata | head -1)")
-"$names" "$comm" "$ctf" >"$T/n" 2>"$T/err" || { fail "names: status $?"; cat "$T/err" >&2; }
-want=$(printf 'mutex\tsymbol\tplugin_lock\tworker (%s:%s)\tmutex:%s+0x' "$(basename "$src")" "$L" \
-	"$(basename "$plugin")")
-if [ "$(wc -l <"$T/n")" -eq 1 ] && grep -qF "$want" "$T/n"; then
-	pass "the plugin's lock: plugin_lock, klass in $(basename "$plugin")"
-else fail "names: $(tr '\t' '|' <"$T/n"), want ${want//$'\t'/|}..."; fi
+names "$T/t" "$T/n"
+[ "$(wc -l <"$T/n")" -eq 1 ] && pass "one object" || fail "$(wc -l <"$T/n") objects, want 1"
+expect "$T/n" "the plugin's lock" 1 "mutex|symbol|plugin_lock|worker ($(basename "$src"):$L)"
+klass=$(klass_of "$T/n" plugin_lock)
+[[ $klass == "mutex:$(basename "$plugin")+0x"* ]] && pass "klass in the plugin's module: $klass" ||
+	fail "klass '$klass' not in $(basename "$plugin")"
 finish

@@ -106,18 +106,28 @@ static const struct sa_sym_stack *stack_of(const struct sa_symbols *s, const str
 	return st->frames && st->n ? st : NULL;
 }
 
+/* Is an index over the model's objects (map, built when the model had
+ * *built - 1 objects; 0: never) out of date? If so it is emptied, to be
+ * rebuilt now. */
+static int index_stale(const struct sa_model *m, struct sa_map *map, uint32_t *built)
+{
+	if (*built == m->nobjs + 1)
+		return 0;
+	sa_map_free(map);
+	memset(map, 0, sizeof(*map));
+	*built = m->nobjs + 1;
+	return 1;
+}
+
 /* Which frames create objects for more than one caller: over every
  * object's first stack, (proc, frame) → the frame above it. Rebuilt when
  * the model has more objects than when it was built. */
 static void wraps_build(const struct sa_model *m)
 {
 	struct sa_symbols *s = m->symbols;
-	if (s->wraps_nobjs == m->nobjs && s->wrap_map.slots)
+	if (!index_stale(m, &s->wrap_map, &s->wraps_built))
 		return;
-	sa_map_free(&s->wrap_map);
-	memset(&s->wrap_map, 0, sizeof(s->wrap_map));
 	s->nwraps = 0;
-	s->wraps_nobjs = m->nobjs;
 	for (uint32_t i = 0; i < m->nobjs; i++) {
 		struct sa_sym_proc *p;
 		const struct sa_sym_stack *st = stack_of(s, run_of(m, &m->objs[i], &p));
@@ -198,11 +208,8 @@ static uint64_t shm_key_a(const struct sa_sym_shm *shm)
 static void shinit_build(const struct sa_model *m)
 {
 	struct sa_symbols *s = m->symbols;
-	if (s->shinit_nobjs == m->nobjs && s->shinit_map.slots)
+	if (!index_stale(m, &s->shinit_map, &s->shinit_built))
 		return;
-	sa_map_free(&s->shinit_map);
-	memset(&s->shinit_map, 0, sizeof(s->shinit_map));
-	s->shinit_nobjs = m->nobjs;
 	for (uint32_t i = 0; i < m->nobjs; i++) {
 		const struct sa_object *ob = &m->objs[i];
 		struct sa_sym_proc *p;

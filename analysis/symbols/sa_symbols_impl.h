@@ -104,10 +104,11 @@ struct sa_symbols {
 	uint32_t npends, cappends, npend_live;
 	struct sa_map pend_map;     /* (proc, vtid) → pends */
 	struct sa_sym_wrap *wraps;  /* names.c: frames that are wrappers */
-	uint32_t nwraps, capwraps, wraps_nobjs;
+	uint32_t nwraps, capwraps, wraps_built; /* built: model objects + 1 */
 	struct sa_map wrap_map;     /* (proc, frame) → wraps */
 	struct sa_map shinit_map;   /* names.c: (dev ^ ino, offset) → the object that inited it */
-	uint32_t shinit_nobjs;
+	uint32_t shinit_built;
+	uint32_t nshms;             /* mappings announced, all processes */
 };
 
 /* The shared mapping of p covering addr, or NULL; _find also takes one

@@ -130,6 +130,7 @@ static void on_mapping(struct sa_symbols *s, const struct sa_event *e)
 		}
 	if (grow((void **)&p->shms, &p->capshms, p->nshms, sizeof(*p->shms)))
 		return;
+	s->nshms++;
 	p->shms[p->nshms++] = (struct sa_sym_shm){ (uint64_t)start, (uint64_t)end, (uint64_t)off,
 						   (uint64_t)dev, (uint64_t)ino,
 						   dup_str(sa_ev_str(e, "path")) };
@@ -146,6 +147,8 @@ const struct sa_sym_shm *sa_sym_shm_of(const struct sa_sym_proc *p, uint64_t add
 const struct sa_sym_shm *sa_sym_shm_find(const struct sa_symbols *s, const struct sa_sym_proc *p,
 				       uint64_t addr)
 {
+	if (!s->nshms)
+		return NULL;
 	const struct sa_sym_shm *shm = sa_sym_shm_of(p, addr);
 	/* A process that only posts (or unlocks) never announces: a mapping
 	 * another process of the trace announced at this very address is

@@ -4,15 +4,8 @@
 # the same process-shared key (meta:mapping's file and offset), the same
 # name and the same klass, whatever its address in each.
 # usage: check-shared.sh SYNCTRACE NAMES PROGRAM SOURCE
-SYNCTRACE=$1 names=$2 prog=$3 src=$4
-. "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
-need_daemon
-export ST_TEST_MODE=traced
-comm=$(basename "$prog" | cut -c1-15)
-s=$(basename "$src")
-L_file=$(grep -n 'NAMESITE file' "$src" | cut -d: -f1)
-L_anon=$(grep -n 'NAMESITE anon' "$src" | cut -d: -f1)
+L_file=$(line file) L_anon=$(line anon)
 
 run_st 0 "record" record --spin none -q -o "$T/t" -- "$prog"
 trace_has "meta:mapping recorded" "$T/t" 'synctrace_meta:mapping:'

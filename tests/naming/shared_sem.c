@@ -18,25 +18,13 @@
 
 #define ROUNDS 3
 
-/* Is process pid's main thread asleep in a futex wait? */
-static int asleep(pid_t pid)
-{
-	char path[64], wchan[128] = "";
-	snprintf(path, sizeof(path), "/proc/%d/wchan", (int)pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return 0;
-	if (!fgets(wchan, sizeof(wchan), f))
-		wchan[0] = 0;
-	fclose(f);
-	return strstr(wchan, "futex") != NULL;
-}
-
 /* Wait (at most 2 s: on a loaded machine the post may come first, which
  * changes no name) until pid sleeps. */
 static void until_asleep(pid_t pid)
 {
-	for (int i = 0; i < 20000 && !asleep(pid); i++)
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/wchan", (int)pid);
+	for (int i = 0; i < 20000 && !st_wchan_in_futex(path); i++)
 		usleep(100);
 }
 

@@ -14,6 +14,9 @@ void call_once_throw_resets(void);
 void c11_call_once_throw_resets(void);
 void once_throw_wakes_waiter(void);
 
+/* thread_throw.cpp: a start routine that throws */
+void thread_throw_terminates(void);
+
 /* sem.c: cancellation points with a cancel already pending */
 void sem_wait_token_cancelled(void);
 void sem_timedwait_token_cancelled(void);

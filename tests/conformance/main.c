@@ -22,6 +22,7 @@ static const struct {
 	CASE(call_once_throw_resets, "pthread_once"),
 	CASE(c11_call_once_throw_resets, "call_once"),
 	CASE(once_throw_wakes_waiter, "pthread_once"),
+	CASE(thread_throw_terminates, "pthread_create"),
 	CASE(sem_wait_token_cancelled, "sem_wait"),
 	CASE(sem_timedwait_token_cancelled, "sem_timedwait"),
 	CASE(sem_timedwait_einval_not_cancelled, "sem_timedwait"),

@@ -149,6 +149,11 @@
  * signal, and the spinner keeps a CPU from the producers; asleep, it
  * wakes to a batch (doc/cond.md).
  *
+ * DESTROY (private). Nodes still queued mean threads blocked on c: destroy
+ * returns EBUSY and changes nothing (a misuse event says so; glibc's would
+ * sleep until they left). Else it drains `refs` as above; signalers have
+ * already waited for the LEAVING waiters they met.
+ *
  * PROCESS-SHARED CONDVARS: no nodes (they would be in another process's
  * address space). A waiter reads `seq`, counts itself in `waiters`, releases
  * the mutex and sleeps while seq is unchanged; a signal with waiters counted

@@ -333,8 +333,9 @@ void sa_blame_released(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t si
 		       int have_hold, uint64_t hold_ns);
 /* Wakers (condvars, semaphores): a wake by ti at site that released
  * `released` waiters (their latency summed); one more waiter released by
- * (ti, site); a post that found sleepers (the next waiter to take a token
- * after waiting since `begin` or earlier is counted as released by it). */
+ * (ti, site); a post that found sleepers, and a waiter (waiting since
+ * `begin`) that took a token: each post is matched with one such waiter,
+ * whichever event comes first. */
 void sa_waker_wake(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t site, uint64_t released,
 		   uint64_t latency_ns);
 void sa_waker_released(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t site,

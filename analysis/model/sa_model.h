@@ -331,6 +331,10 @@ void sa_blame_wait_over(struct sa_model *m, uint32_t oi, int64_t ts);
 void sa_blame_acquired(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t site, int64_t ts);
 void sa_blame_released(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t site, int64_t ts,
 		       int have_hold, uint64_t hold_ns);
+/* A condvar waiter re-acquired mutex oi after waiting ns for it (it was
+ * not among the lock's waiters): its wait goes to the hold it waited on,
+ * and it holds the mutex now. */
+void sa_blame_relocked(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t ns, int64_t ts);
 /* Wakers (condvars, semaphores): a wake by ti at site that released
  * `released` waiters (their latency summed); one more waiter released by
  * (ti, site); a post that found sleepers, and a waiter (waiting since

@@ -10,6 +10,10 @@
  * holder's acquire site, 0 when unknown. So a hold that kept 3 threads
  * waiting 1 ms caused 3 ms, and the sum over holders is the waiting time.
  *
+ * A condvar waiter re-acquiring the mutex after its wait is not among
+ * the lock's waiters; its re-acquisition time (when it slept) goes whole
+ * to the hold it waited on (the holder then, or the release just before).
+ *
  * WAKERS (condvars, semaphores): a signal (its signaled events name each
  * waiter's node) or a post that found sleepers is a wake by (thread,
  * site); each waiter it released adds the time from that waiter's wait
@@ -32,6 +36,11 @@ struct sa_obj_waits {
 	int64_t acc_ts;                  /* caused counted up to here */
 	uint64_t caused;                 /* by the hold in progress */
 	uint64_t unblamed_ns;            /* waiting whose holder is unknown */
+	/* The last release event: its thread, site and time. */
+	int last_valid;
+	uint32_t last_ti;
+	uint64_t last_site;
+	int64_t last_ts;
 	/* A hold that ended before its release event came (park()). */
 	int pk_valid, pk_have_ti;
 	uint32_t pk_ti;
@@ -360,6 +369,10 @@ void sa_blame_released(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t si
 	if (!w)
 		return;
 	account(w, ts);
+	w->last_valid = 1;
+	w->last_ti = ti;
+	w->last_site = site;
+	w->last_ts = ts;
 	/* The release of the parked hold (another thread holds it now). */
 	if (w->pk_valid && (!w->pk_have_ti || w->pk_ti == ti) &&
 	    !(w->have_holder && w->holder == ti)) {
@@ -371,6 +384,26 @@ void sa_blame_released(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t si
 	charge(w, 1, ti, site, w->caused, have_hold, hold_ns);
 	w->caused = 0;
 	w->have_holder = 0;
+}
+
+void sa_blame_relocked(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t ns, int64_t ts)
+{
+	struct sa_obj_waits *w = waits_of(m, &m->objs[oi]);
+	if (!w)
+		return;
+	account(w, ts);
+	if (w->have_holder && w->holder != ti) {
+		w->caused += ns; /* its hold ends now: parked with this in it */
+	} else if (w->last_valid && w->last_ts >= ts - (int64_t)ns && w->last_ti != ti) {
+		struct sa_blame *b = blame_entry(w, w->last_ti, w->last_site, ns);
+		if (b)
+			b->caused_ns += ns; /* that hold is counted already */
+		else
+			w->unblamed_ns += ns;
+	} else {
+		w->unblamed_ns += ns;
+	}
+	sa_blame_acquired(m, oi, ti, 0, ts);
 }
 
 unsigned sa_object_blame(const struct sa_model *m, uint32_t obj, const struct sa_blame **out)

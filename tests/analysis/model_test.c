@@ -1766,6 +1766,35 @@ static void released_acq_ts(void)
 	CHECK_EQ(x->hold.max, 4000);
 }
 
+static void relock(int64_t ts, int tid, int64_t ns)
+{
+	feed(SA_EV_cond_relocked, ts, 1, tid, "cond", I(CV), "mutex", I(MX), "node", I(0xA0 + tid),
+	     "contended", I(1), "result", I(0), "relock_ns", I(ns), NULL);
+}
+
+/* A condvar waiter's re-acquisition of the mutex is blamed on the hold it
+ * waited for: the holder's (whose release event comes after), or the
+ * release just before it. */
+static void blame_relock(void)
+{
+	START(1, 1, 1);
+	feed(SA_EV_mutex_acquired, 100, 1, 10, "obj", I(MX), "caller", I(0x510), "how", I(1),
+	     "wait_ns", I(5), "acquisitions", I(0), "contended", I(0), NULL);
+	relock(600, 12, 400);
+	feed(SA_EV_mutex_released, 601, 1, 10, "obj", I(MX), "caller", I(0xAAA), "waiters", I(0),
+	     "woken", I(1), "acquisitions", I(0), NULL);
+	feed(SA_EV_mutex_released, 700, 1, 12, "obj", I(MX), "caller", I(0xBBB), "waiters", I(0),
+	     "woken", I(1), "acquisitions", I(0), NULL);
+	relock(720, 13, 50);
+	uint32_t o = oidx(1, MX);
+	const struct sa_blame *a = blame_of(o, tidx(1, 10), 0xAAA), *b = blame_of(o, tidx(1, 12), 0xBBB);
+	CHECK(a && b);
+	CHECK_EQ(a->caused_ns, 400);
+	CHECK_EQ(a->holds, 1);
+	CHECK_EQ(b->caused_ns, 50);
+	STAT(ledger(1, MX, SA_WAIT_COND_RELOCK), 2, 450, 400, 0);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -1815,6 +1844,7 @@ static const struct {
 	{ "fold_memory", fold_memory },
 	{ "pshared_sem", pshared_sem },
 	{ "released_acq_ts", released_acq_ts },
+	{ "blame_relock", blame_relock },
 };
 
 int main(int argc, char **argv)

@@ -1,5 +1,6 @@
 /* synctrace_barrier: rounds, who arrived last and released the others, and
  * how long each waiter waited for it (sa_barrier.h). */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -127,7 +128,7 @@ static void barrier_event(struct sa_model *m, const struct sa_event *e)
 		b->pshared = (int)e->f[SA_F_barrier_init_pshared].v;
 		break;
 	case SA_EV_barrier_destroy:
-		if (e->f[SA_F_barrier_destroy_result].v == 16)
+		if (e->f[SA_F_barrier_destroy_result].v == EBUSY)
 			b->destroy_busy++;
 		else
 			sa_model_destroyed(m, oi);

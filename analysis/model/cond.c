@@ -31,7 +31,7 @@ static int cond_merge(struct sa_model *m, void *dp, const void *sp)
 	SA_MERGE_SUM(d, s, met_leaving);
 	SA_MERGE_SUM(d, s, ref_waits);
 	SA_MERGE_SUM(d, s, ref_wait_ns);
-	for (int i = 0; i < SA_WOKE_N; i++)
+	for (int i = 0; i < ST_COND_WOKE_N; i++)
 		SA_MERGE_SUM(d, s, woke[i]);
 	SA_MERGE_SUM(d, s, spurious);
 	SA_MERGE_SUM(d, s, relocked);
@@ -108,9 +108,9 @@ static void cond_event(struct sa_model *m, const struct sa_event *e)
 	case SA_EV_cond_leaving:
 		c->leaving++;
 		v = e->f[SA_F_cond_leaving_reason].v;
-		if (v == 1)
+		if (v == ST_COND_WOKE_TIMEDOUT)
 			c->leaving_timeout++;
-		else if (v == 2)
+		else if (v == ST_COND_WOKE_CANCELLED)
 			c->leaving_cancel++;
 		break;
 	case SA_EV_cond_met_leaving:
@@ -124,7 +124,7 @@ static void cond_event(struct sa_model *m, const struct sa_event *e)
 		c->ref_wait_ns += v > 0 ? (uint64_t)v : 0;
 		break;
 	case SA_EV_cond_handoff:
-		if (e->f[SA_F_cond_handoff_how].v == 1)
+		if (e->f[SA_F_cond_handoff_how].v == ST_COND_RELEASE_REQUEUED)
 			c->handoff_requeue++;
 		else
 			c->handoff_wake++;
@@ -132,12 +132,12 @@ static void cond_event(struct sa_model *m, const struct sa_event *e)
 	case SA_EV_cond_woke: {
 		int64_t how = e->f[SA_F_cond_woke_how].v, sp = e->f[SA_F_cond_woke_spurious].v;
 		v = e->f[SA_F_cond_woke_wait_ns].v;
-		if (how >= 0 && how < SA_WOKE_N)
+		if (how >= 0 && how < ST_COND_WOKE_N)
 			c->woke[how]++;
 		c->spurious += sp > 0 ? (uint64_t)sp : 0;
 		sa_dist_add(&c->wait, v > 0 ? (uint64_t)v : 0);
 		sa_model_waited(m, ti, oi, SA_WAIT_COND, v > 0 ? (uint64_t)v : 0,
-				how != SA_WOKE_SIGNALED ? SA_WAITED_TIMEOUT : 0);
+				how != ST_COND_WOKE_SIGNALED ? SA_WAITED_TIMEOUT : 0);
 		break;
 	}
 	case SA_EV_cond_relocked:

@@ -44,9 +44,9 @@ static int mutex_merge(struct sa_model *m, void *dp, const void *sp)
 	d->first_seen_held |= s->first_seen_held;
 	SA_MERGE_SUM(d, s, acquired_events);
 	SA_MERGE_SUM(d, s, releases);
-	for (int i = 0; i < SA_HOW_N; i++)
+	for (int i = 0; i < ST_MUTEX_HOW_N; i++)
 		SA_MERGE_SUM(d, s, how[i]);
-	for (int i = 0; i < SA_MISUSE_N; i++)
+	for (int i = 0; i < ST_MUTEX_MISUSE_N; i++)
 		SA_MERGE_SUM(d, s, misuse[i]);
 	SA_MERGE_SUM(d, s, requested);
 	SA_MERGE_SUM(d, s, trylock_failed);
@@ -79,7 +79,7 @@ int sa_mutex_acquisitions_known(const struct sa_mutex *x)
 uint64_t sa_mutex_contended(const struct sa_mutex *x)
 {
 	uint64_t c = x->have_cont && x->cont_last > x->cont_base ? x->cont_last - x->cont_base : 0;
-	uint64_t seen = x->how[SA_HOW_SPIN] + x->how[SA_HOW_SLEEP];
+	uint64_t seen = x->how[ST_MUTEX_HOW_SPIN] + x->how[ST_MUTEX_HOW_SLEEP];
 	return seen > c ? seen : c;
 }
 
@@ -155,7 +155,7 @@ static void mutex_event(struct sa_model *m, const struct sa_event *e)
 	if (!o->caller)
 		o->caller = caller;
 	int from_start = x->init_seen || p->have_start;
-	int full = p->level >= 2;
+	int full = p->level >= ST_META_LEVEL_FULL;
 	x->full = full;
 
 	switch (e->id) {
@@ -190,16 +190,16 @@ static void mutex_event(struct sa_model *m, const struct sa_event *e)
 		int64_t how = e->f[SA_F_mutex_acquired_how].v, w = e->f[SA_F_mutex_acquired_wait_ns].v;
 		uint64_t wait = w > 0 ? (uint64_t)w : 0;
 		x->acquired_events++;
-		if (how >= 0 && how < SA_HOW_N)
+		if (how >= 0 && how < ST_MUTEX_HOW_N)
 			x->how[how]++;
 		note_acq(x, from_start, (uint64_t)e->f[SA_F_mutex_acquired_acquisitions].v, 1);
-		if (how == SA_HOW_SPIN || how == SA_HOW_SLEEP) {
+		if (how == ST_MUTEX_HOW_SPIN || how == ST_MUTEX_HOW_SLEEP) {
 			note_cont(x, from_start, (uint32_t)e->f[SA_F_mutex_acquired_contended].v, 1);
 			sa_dist_add(&x->wait, wait);
 			sa_model_waited(m, ti, oi, SA_WAIT_MUTEX, wait, 0);
 			sa_blame_wait_over(m, oi, e->ts);
 		}
-		if (how != SA_HOW_RECURSIVE) {
+		if (how != ST_MUTEX_HOW_RECURSIVE) {
 			sa_blame_acquired(m, oi, ti, caller, e->ts);
 			note_owner(x, e->vtid);
 			x->holder = e->vtid;
@@ -259,7 +259,7 @@ static void mutex_event(struct sa_model *m, const struct sa_event *e)
 	}
 	case SA_EV_mutex_misuse: {
 		int64_t what = e->f[SA_F_mutex_misuse_what].v;
-		x->misuse[what > 0 && what < SA_MISUSE_N ? what : 0]++;
+		x->misuse[what > 0 && what < ST_MUTEX_MISUSE_N ? what : 0]++;
 		break;
 	}
 	default:

@@ -77,7 +77,7 @@ static int rw_merge(struct sa_model *m, void *dp, const void *sp)
 	d->init_seen |= s->init_seen;
 	for (int k = 0; k < 2; k++) {
 		SA_MERGE_SUM(d, s, acquired[k]);
-		for (int i = 0; i < SA_RW_HOW_N; i++)
+		for (int i = 0; i < ST_RWLOCK_HOW_N; i++)
 			SA_MERGE_SUM(d, s, how[k][i]);
 		SA_MERGE_SUM(d, s, requested[k]);
 		SA_MERGE_SUM(d, s, timeouts[k]);
@@ -106,7 +106,7 @@ static void rwlock_event(struct sa_model *m, const struct sa_event *e)
 	struct sa_rwlock *r = o->ext;
 	struct sa_thread *t = &m->threads[ti];
 	int side = side_of(e);
-	int full = m->procs[o->proc].level >= 2;
+	int full = m->procs[o->proc].level >= ST_META_LEVEL_FULL;
 	uint64_t caller = sa_ev_caller(e), held;
 	int known;
 
@@ -131,9 +131,9 @@ static void rwlock_event(struct sa_model *m, const struct sa_event *e)
 		int64_t how = e->f[SA_F_rwlock_acquired_how].v;
 		v = e->f[SA_F_rwlock_acquired_wait_ns].v;
 		r->acquired[side]++;
-		if (how >= 0 && how < SA_RW_HOW_N)
+		if (how >= 0 && how < ST_RWLOCK_HOW_N)
 			r->how[side][how]++;
-		if (how == 1 || how == 2) {
+		if (how == ST_RWLOCK_HOW_SPIN || how == ST_RWLOCK_HOW_SLEEP) {
 			sa_dist_add(&r->wait[side], v > 0 ? (uint64_t)v : 0);
 			sa_model_waited(m, ti, oi, side ? SA_WAIT_RWLOCK_WRITE : SA_WAIT_RWLOCK_READ,
 					v > 0 ? (uint64_t)v : 0, 0);

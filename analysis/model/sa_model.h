@@ -31,6 +31,7 @@
 #include "sa_event.h"
 #include "sa_map.h"
 #include "sa_waits.h"
+#include "st_codes.h" /* the codes of the fields, named once (.def) */
 
 #define SA_NAME_MAX 24
 

@@ -1,23 +1,13 @@
 /* The mutex model: one struct sa_mutex per mutex object (sa_object.ext).
- * `how` and `what` codes: src/mutex/mutex.h (st_mutex_how, st_mutex_misuse). */
+ * `how` and `what` codes: enum st_mutex_how, st_mutex_misuse (st_codes.h,
+ * generated from tracepoints/events/mutex.def). */
 #ifndef SA_MUTEX_H
 #define SA_MUTEX_H
 
 #include <stdint.h>
 
 #include "sa_dist.h"
-
-enum sa_mutex_how {
-	SA_HOW_FAST = 0,      /* uncontended (full level) */
-	SA_HOW_SPIN = 1,      /* acquired while spinning */
-	SA_HOW_SLEEP = 2,     /* acquired after futex sleeps */
-	SA_HOW_TRYLOCK = 3,   /* trylock (full level) */
-	SA_HOW_FORWARDED = 4, /* glibc's robust/PI/PP code */
-	SA_HOW_RECURSIVE = 5, /* recursive re-lock (full level) */
-	SA_HOW_N
-};
-
-#define SA_MISUSE_N 6 /* what = 1..5 */
+#include "st_codes.h"
 
 struct sa_mutex {
 	int init_seen, kind;
@@ -28,8 +18,8 @@ struct sa_mutex {
 	uint64_t acq_base, acq_last;
 	uint64_t cont_base, cont_last;
 	/* Observed. */
-	uint64_t acquired_events, releases, how[SA_HOW_N];
-	uint64_t requested, trylock_failed, timeouts, misuse[SA_MISUSE_N];
+	uint64_t acquired_events, releases, how[ST_MUTEX_HOW_N];
+	uint64_t requested, trylock_failed, timeouts, misuse[ST_MUTEX_MISUSE_N];
 	uint64_t wakes_released, wasted_released; /* released events with a wake */
 	struct sa_dist wait;   /* wait_ns of contended acquisitions (how 1, 2) */
 	uint64_t timeout_wait_ns;

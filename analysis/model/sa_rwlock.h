@@ -6,13 +6,14 @@
 
 #include <stdint.h>
 
+#include "st_codes.h"
+
 #include "sa_dist.h"
 
-#define SA_RW_HOW_N 4 /* 0 at once, 1 spinning, 2 after sleeping, 3 try */
 
 struct sa_rwlock {
 	int init_seen, kind;
-	uint64_t acquired[2], how[2][SA_RW_HOW_N];
+	uint64_t acquired[2], how[2][ST_RWLOCK_HOW_N];
 	uint64_t requested[2], timeouts[2], trylock_failed[2];
 	uint64_t releases, release_wakes, release_wasted, drained, drained_wasted;
 	uint64_t writer_waits, misuse;

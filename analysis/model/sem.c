@@ -1,4 +1,5 @@
 /* synctrace_sem: per-semaphore waits, posts and the wakes they issue. */
+#include <errno.h>
 #include <stdlib.h>
 
 #include "sa_model.h"
@@ -18,7 +19,7 @@ static int sem_merge(struct sa_model *m, void *dp, const void *sp)
 	(void)m;
 	d->init_seen |= s->init_seen;
 	SA_MERGE_SUM(d, s, acquired);
-	for (int i = 0; i < SA_SEM_HOW_N; i++)
+	for (int i = 0; i < ST_SEM_HOW_N; i++)
 		SA_MERGE_SUM(d, s, how[i]);
 	SA_MERGE_SUM(d, s, wait_begins);
 	SA_MERGE_SUM(d, s, sleeps);
@@ -61,7 +62,7 @@ static void sem_event(struct sa_model *m, const struct sa_event *e)
 		break;
 	case SA_EV_sem_post:
 		s->posts++;
-		if (e->f[SA_F_sem_post_result].v == 75)
+		if (e->f[SA_F_sem_post_result].v == EOVERFLOW)
 			s->overflows++;
 		v = e->f[SA_F_sem_post_woken].v;
 		if (v >= 0) {
@@ -83,9 +84,9 @@ static void sem_event(struct sa_model *m, const struct sa_event *e)
 		int64_t how = e->f[SA_F_sem_acquired_how].v;
 		v = e->f[SA_F_sem_acquired_wait_ns].v;
 		s->acquired++;
-		if (how >= 0 && how < SA_SEM_HOW_N)
+		if (how >= 0 && how < ST_SEM_HOW_N)
 			s->how[how]++;
-		if (how == SA_SEM_SPIN || how == SA_SEM_SLEEP) {
+		if (how == ST_SEM_HOW_SPIN || how == ST_SEM_HOW_SLEEP) {
 			sa_dist_add(&s->wait, v > 0 ? (uint64_t)v : 0);
 			sa_model_waited(m, ti, oi, SA_WAIT_SEM, v > 0 ? (uint64_t)v : 0, 0);
 			sa_waker_took(m, oi, e->ts - (v > 0 ? v : 0));
@@ -94,7 +95,7 @@ static void sem_event(struct sa_model *m, const struct sa_event *e)
 	}
 	case SA_EV_sem_timeout:
 		v = e->f[SA_F_sem_timeout_wait_ns].v;
-		if (e->f[SA_F_sem_timeout_result].v == 4)
+		if (e->f[SA_F_sem_timeout_result].v == EINTR)
 			s->interrupted++;
 		else
 			s->timeouts++;

@@ -1,8 +1,6 @@
 /* synctrace_spin: one loop per event, on any object (src/wait/wait.h). */
 #include "sa_model.h"
 
-enum { SPUN_ACQUIRED = 0, SPUN_GAVE_UP = 1, SPUN_SAW_WAITERS = 2 };
-
 static void spin_event(struct sa_model *m, const struct sa_event *e)
 {
 	uint32_t oi;
@@ -20,9 +18,9 @@ static void spin_event(struct sa_model *m, const struct sa_event *e)
 	int64_t mode = e->f[SA_F_spin_loop_mode].v;
 	o->sp_loops++;
 	switch (e->f[SA_F_spin_loop_outcome].v) {
-	case SPUN_ACQUIRED: o->sp_acquired++; break;
-	case SPUN_GAVE_UP: o->sp_gave_up++; break;
-	case SPUN_SAW_WAITERS: o->sp_saw_waiters++; break;
+	case ST_SPIN_OUTCOME_ACQUIRED: o->sp_acquired++; break;
+	case ST_SPIN_OUTCOME_GAVE_UP: o->sp_gave_up++; break;
+	case ST_SPIN_OUTCOME_SAW_WAITERS: o->sp_saw_waiters++; break;
 	default: break;
 	}
 	o->sp_ns += ns > 0 ? (uint64_t)ns : 0;

@@ -89,7 +89,7 @@ static void contended_mutex(void)
 	struct sa_mutex *x = mx(100, A, 0);
 	CHECK_EQ(sa_mutex_acquisitions(x), 7);
 	CHECK_EQ(sa_mutex_contended(x), 1);
-	CHECK_EQ(x->how[SA_HOW_SLEEP], 1);
+	CHECK_EQ(x->how[ST_MUTEX_HOW_SLEEP], 1);
 	CHECK_EQ(x->wait.n, 1);
 	CHECK_EQ(x->wait.sum, 1000);
 	struct sa_object *o = obj(100, A, 0);
@@ -123,7 +123,7 @@ static void thread_before_trace(void)
 	struct sa_mutex *x = mx(200, A, 0);
 	CHECK_EQ(sa_mutex_acquisitions(x), 11); /* 50th .. 60th */
 	CHECK_EQ(sa_mutex_contended(x), 1);
-	CHECK_EQ(x->how[SA_HOW_SPIN], 1);
+	CHECK_EQ(x->how[ST_MUTEX_HOW_SPIN], 1);
 }
 
 /* Full level: one released event per lock/unlock pair, with hold_ns. The
@@ -432,7 +432,7 @@ static void cond_race(void)
 	CHECK_EQ(c->leaving_timeout, 1);
 	CHECK_EQ(c->met_leaving, 1);
 	CHECK_EQ(c->ref_wait_ns, 500);
-	CHECK_EQ(c->woke[SA_WOKE_TIMEDOUT], 1);
+	CHECK_EQ(c->woke[ST_COND_WOKE_TIMEDOUT], 1);
 	CHECK_EQ(c->signals, 1);
 	char *buf = NULL;
 	size_t len = 0;

@@ -2,9 +2,10 @@
  *
  *   SYNCTRACE_SPIN   none | bail | full | N | bail:N | full:N
  *                    spin strategy before a futex sleep, and its budget in
- *                    pauses (default bail:100, ~2 µs; see README "Spin
- *                    default"). Hand-off waits (semaphores, barriers) spin
- *                    ten times that, adaptively (src/wait/wait.h).
+ *                    pauses (default bail:100; see README "Spin default").
+ *                    Hand-off waits (semaphores, barriers) spin ten times
+ *                    that, adaptively (src/wait/wait.h). Values: one
+ *                    parser, src/setting/setting.c.
  *                    Mutexes spin only if adaptive (PTHREAD_MUTEX_
  *                    ADAPTIVE_NP), unless it is set (config.h).
  *   SYNCTRACE_LEVEL  contention (default) | full   (events when tracing)
@@ -20,73 +21,19 @@
 #include "config.h"
 
 #include <dlfcn.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal/trace.h"
+#include "setting/setting.h"
 
-int st_spin_mode = ST_SPIN_BAIL;
+int st_spin_mode = ST_SPIN_MODE_BAIL;
 int st_spin_limit = 100;
 int st_spin_all_mutexes = 0;
-int st_level = ST_LEVEL_CONTENTION;
-int st_sem_max_mode = ST_SEM_MAX_OFF;
+int st_level = ST_META_LEVEL_CONTENTION;
+int st_sem_max_mode = ST_META_SEM_MAX_OFF;
 int st_sem_max = -1;
-
-static int parse_count(const char *s, int *out)
-{
-	char *end;
-	long v = strtol(s, &end, 10);
-	if (end == s || *end || v < 0 || v > INT_MAX)
-		return -1;
-	*out = (int)v;
-	return 0;
-}
-
-int st_parse_spin(const char *s, int *mode, int *limit)
-{
-	static const struct { const char *name; int mode; } modes[] = {
-		{ "none", ST_SPIN_NONE }, { "bail", ST_SPIN_BAIL }, { "full", ST_SPIN_FULL },
-	};
-	const char *colon = strchr(s, ':');
-	size_t len = colon ? (size_t)(colon - s) : strlen(s);
-
-	for (unsigned i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
-		if (strlen(modes[i].name) != len || strncmp(s, modes[i].name, len))
-			continue;
-		if (colon && parse_count(colon + 1, limit))
-			return -1;
-		*mode = modes[i].mode;
-		return 0;
-	}
-	if (!colon && parse_count(s, limit) == 0) {
-		*mode = *limit ? ST_SPIN_BAIL : ST_SPIN_NONE;
-		return 0;
-	}
-	return -1;
-}
-
-int st_parse_sem_max(const char *s, int *mode, int *limit)
-{
-	if (!strcmp(s, "off")) {
-		*mode = ST_SEM_MAX_OFF, *limit = -1;
-		return 0;
-	}
-	if (!strcmp(s, "init")) {
-		*mode = ST_SEM_MAX_INIT, *limit = -1;
-		return 0;
-	}
-	if (!strncmp(s, "init:", 5) && parse_count(s + 5, limit) == 0) {
-		*mode = ST_SEM_MAX_INIT | ST_SEM_MAX_FIXED;
-		return 0;
-	}
-	if (parse_count(s, limit) == 0) {
-		*mode = ST_SEM_MAX_FIXED;
-		return 0;
-	}
-	return -1;
-}
 
 void st_config_load(void)
 {
@@ -113,11 +60,7 @@ void st_config_load(void)
 			st_sem_max_mode = mode, st_sem_max = limit;
 	}
 	if ((s = getenv("SYNCTRACE_LEVEL")) && *s) {
-		if (!strcmp(s, "full"))
-			st_level = ST_LEVEL_FULL;
-		else if (!strcmp(s, "contention"))
-			st_level = ST_LEVEL_CONTENTION;
-		else
+		if (st_parse_level(s, &st_level))
 			fprintf(stderr, "synctrace: SYNCTRACE_LEVEL=%s is not contention or "
 					"full; keeping contention\n", s);
 	}

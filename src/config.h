@@ -4,44 +4,21 @@
 #ifndef ST_CONFIG_H
 #define ST_CONFIG_H
 
-/* SYNCTRACE_SPIN strategies. */
-enum st_spin_mode {
-	ST_SPIN_NONE = 0, /* sleep at once */
-	ST_SPIN_BAIL = 1, /* spin, but stop as soon as there are sleepers (musl's) */
-	ST_SPIN_FULL = 2, /* spin the whole budget whatever the sleepers */
-};
+#include "st_codes.h"
 
 extern int st_spin_mode;  /* enum st_spin_mode */
 extern int st_spin_limit; /* iterations of the spin loop */
 /* 1: mutexes of every type spin before they sleep. By default only
- * PTHREAD_MUTEX_ADAPTIVE_NP ones do, as in glibc. Measured here (paired
- * with glibc, quiet), the spin of normal mutexes cost the two-queue
- * workload (B) 0.79x glibc against 1.10x without it, 2-4 threads on one
- * mutex 0.90-0.97x against 1.00-1.05x, the condvar fan-out 5.6x against
- * 9.2x, and gained the LIFO stress 0.99-1.19x against 0.92-0.97x. An
- * explicit SYNCTRACE_SPIN sets it, so that the 2015 seed's strategies
- * compare on every mutex (bench/). */
+ * PTHREAD_MUTEX_ADAPTIVE_NP ones do, as in glibc (spinning the others cost
+ * more than it gained: doc/spin.md). An explicit SYNCTRACE_SPIN sets it,
+ * so that spin strategies compare on every mutex. */
 extern int st_spin_all_mutexes;
-extern int st_level;      /* ST_LEVEL_CONTENTION or ST_LEVEL_FULL */
+extern int st_level;      /* ST_META_LEVEL_CONTENTION or ST_META_LEVEL_FULL */
 
 /* SYNCTRACE_SEM_MAX: sem_post checks the value it leaves against a limit
- * (a debug check; off by default). Bits of st_sem_max_mode: */
-enum st_sem_max_mode {
-	ST_SEM_MAX_OFF = 0,
-	ST_SEM_MAX_INIT = 1,  /* "init": each semaphore's sem_init value */
-	ST_SEM_MAX_FIXED = 2, /* "N": st_sem_max; "init:N": N where the initial value is unknown */
-};
-
-extern int st_sem_max_mode; /* enum st_sem_max_mode bits; read by sem_post */
+ * (a debug check; off by default). */
+extern int st_sem_max_mode; /* enum st_meta_sem_max bits; read by sem_post */
 extern int st_sem_max;      /* the N of "N" / "init:N", else -1 */
-
-/* Parse a SYNCTRACE_SEM_MAX value ("init", "N", "init:N", "off") into
- * mode/limit; returns 0, or -1 if it is not one. */
-int st_parse_sem_max(const char *s, int *mode, int *limit);
-
-/* Parse a SYNCTRACE_SPIN value ("none", "bail", "full", a count, or
- * "bail:N"/"full:N") into mode/limit; returns 0, or -1 if it is not one. */
-int st_parse_spin(const char *s, int *mode, int *limit);
 
 void st_config_load(void);
 

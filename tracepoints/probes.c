@@ -25,6 +25,7 @@ static int st_meta_repeat;
 #include <unistd.h>
 
 #include "st_probes.h"
+#include "shared.h"
 #include "stacks.h"
 
 /* synctrace_meta:start and synctrace_meta:config: the announcement.
@@ -200,9 +201,8 @@ static void st_forked_child(void)
  * pthread_mutex_lock or unlock that POSIX says is no cancellation point,
  * and unwind the program with a lock it does not know it holds. So
  * cancellation is disabled around each recorded event (two CAS on the
- * thread's cancel word, only when the event is enabled). Found by
- * tests/cond/cancel_destroy.c in traced mode: threads cancelled in the
- * unlock after their wait had returned. */
+ * thread's cancel word, only when the event is enabled).
+ * tests/cond/cancel_destroy.c, traced, cancels threads at that moment. */
 #define ST_EVENT(fam, name, args, fields)                                         \
 	static void st_fire_##fam##_##name(ST_DECL args)                          \
 	{                                                                         \
@@ -277,6 +277,7 @@ __attribute__((constructor)) static void st_tp_init(void)
 	st_table.meta_config = st_note_config;
 	st_table.meta_stop = st_note_stop;
 	st_stacks_install(&st_table);
+	st_shared_install(&st_table); /* after: mappings precede stack:use */
 	synctrace_register_probes(&st_table, sizeof(st_table), c.r, c.n);
 }
 

@@ -13,9 +13,13 @@
 
 #include <stdint.h>
 
-/* Trace format: bump major when a field changes meaning or disappears. */
+#include "st_codes.h"
+
+/* Trace format: bump major when a field changes meaning or disappears,
+ * minor when a reader of the old format still reads the new one. */
 #define ST_FORMAT_MAJOR 2
-#define ST_FORMAT_MINOR 1 /* 1: meta:start has nonce and repeat */
+#define ST_FORMAT_MINOR 2 /* 1: meta:start has nonce and repeat; 2: code
+			   * fields are enumerations (same values) */
 
 /* (t1, n1, t2, n2, ...) → "t1 n1, t2 n2, ..." and "n1, n2, ...". */
 #define ST_NARGS(...) ST_NARGS_(__VA_ARGS__, 20, 19, 18, 17, 16, 15, 14, 13, \
@@ -60,10 +64,6 @@ struct st_code_range {
 	uintptr_t lo, hi;
 };
 #define ST_MAX_TRACER_RANGES 16
-
-/* Trace levels (SYNCTRACE_LEVEL). */
-#define ST_LEVEL_CONTENTION 1
-#define ST_LEVEL_FULL 2
 
 /* Exported by libsynctrace.so, called once by libsynctrace-tp.so's
  * constructor. Returns 0, or -1 if the table's size does not match (two

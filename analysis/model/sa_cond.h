@@ -6,14 +6,7 @@
 #include <stdint.h>
 
 #include "sa_dist.h"
-
-enum sa_cond_woke {
-	SA_WOKE_SIGNALED = 0,        /* its node was signaled */
-	SA_WOKE_TIMEDOUT = 1,        /* timed out */
-	SA_WOKE_CANCELLED = 2,       /* cancelled */
-	SA_WOKE_CANCEL_SIGNALED = 3, /* cancelled after being signaled */
-	SA_WOKE_N
-};
+#include "st_codes.h"
 
 struct sa_cond {
 	int init_seen, clock, pshared;
@@ -23,7 +16,7 @@ struct sa_cond {
 	uint64_t leaving, leaving_timeout, leaving_cancel; /* WAITING→LEAVING */
 	uint64_t met_leaving;              /* the race: a signaler met a LEAVING node */
 	uint64_t ref_waits, ref_wait_ns;   /* signalers waiting for leaving waiters */
-	uint64_t woke[SA_WOKE_N], spurious;
+	uint64_t woke[ST_COND_WOKE_N], spurious;
 	struct sa_dist wait;               /* waiters: enqueue → woke */
 	struct sa_dist herd;               /* broadcasts: waiters moved */
 	uint64_t relocked, relock_contended, relock_ns;

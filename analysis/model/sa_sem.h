@@ -6,18 +6,11 @@
 #include <stdint.h>
 
 #include "sa_dist.h"
-
-enum sa_sem_how {
-	SA_SEM_AT_ONCE = 0,  /* a token at once (full level) */
-	SA_SEM_SPIN = 1,     /* while spinning */
-	SA_SEM_SLEEP = 2,    /* after registering as a sleeper */
-	SA_SEM_TRYWAIT = 3,  /* sem_trywait (full level) */
-	SA_SEM_HOW_N
-};
+#include "st_codes.h"
 
 struct sa_sem {
 	int init_seen, pshared, initial;
-	uint64_t acquired, how[SA_SEM_HOW_N];
+	uint64_t acquired, how[ST_SEM_HOW_N];
 	uint64_t wait_begins, sleeps, timeouts, interrupted, trywait_failed;
 	uint64_t posts, post_wakes, post_wasted, overflows;
 	struct sa_dist wait;  /* wait_ns of acquisitions that waited (how 1, 2) */

@@ -101,7 +101,7 @@ void sa_checks_build(const struct sa_model *m, const struct sa_report_opts *o,
 	/* Which processes the full-level checks could run on. */
 	unsigned not_full = 0;
 	for (uint32_t p = 0; p < m->nprocs; p++)
-		not_full += m->procs[p].level < 2;
+		not_full += m->procs[p].level < ST_META_LEVEL_FULL;
 	if (not_full)
 		sa_table_note(t, "exit_holding and lock_order need SYNCTRACE_LEVEL=full "
 				 "(uncontended acquisitions emit no event at the contention level): "
@@ -125,9 +125,9 @@ void sa_checks_build(const struct sa_model *m, const struct sa_report_opts *o,
 		} else {
 			sm_on++;
 			char v[32];
-			if (pr->sem_max_mode == 1)
+			if (pr->sem_max_mode == ST_META_SEM_MAX_INIT)
 				snprintf(v, sizeof(v), "init");
-			else if (pr->sem_max_mode == 2)
+			else if (pr->sem_max_mode == ST_META_SEM_MAX_FIXED)
 				snprintf(v, sizeof(v), "%d", pr->sem_max);
 			else
 				snprintf(v, sizeof(v), "init:%d", pr->sem_max);

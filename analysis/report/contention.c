@@ -96,13 +96,13 @@ static int mutex_row(const struct sa_object *ob, struct row *r)
 	r->type = "mutex";
 	r->acq = sa_mutex_acquisitions(x);
 	r->cont = sa_mutex_contended(x);
-	r->spin = x->how[SA_HOW_SPIN];
-	r->sleep = x->how[SA_HOW_SLEEP];
+	r->spin = x->how[ST_MUTEX_HOW_SPIN];
+	r->sleep = x->how[ST_MUTEX_HOW_SLEEP];
 	r->timeouts = x->timeouts;
 	r->timeout_ns = x->timeout_wait_ns;
 	r->tryfail = x->trylock_failed;
 	r->handoffs = x->handoffs;
-	for (int k = 0; k < SA_MISUSE_N; k++)
+	for (int k = 0; k < ST_MUTEX_MISUSE_N; k++)
 		r->misuse += x->misuse[k];
 	r->first_seen_held = x->first_seen_held;
 	r->wait = &x->wait;
@@ -118,8 +118,8 @@ static int sem_row(const struct sa_object *ob, struct row *r)
 	const struct sa_sem *s = ob->ext;
 	r->type = "sem";
 	r->acq = s->acquired;
-	r->spin = s->how[SA_SEM_SPIN];
-	r->sleep = s->how[SA_SEM_SLEEP];
+	r->spin = s->how[ST_SEM_HOW_SPIN];
+	r->sleep = s->how[ST_SEM_HOW_SLEEP];
 	r->cont = r->spin + r->sleep;
 	r->timeouts = s->timeouts + s->interrupted;
 	r->timeout_ns = s->timeout_wait_ns;
@@ -216,7 +216,7 @@ static int lock_row(const struct sa_object *ob, uint32_t i, struct row *r)
 		return rwlock_row(ob, r);
 #endif
 #if SA_HAVE_spinlock
-	if (ob->type == SA_OBJ_SPIN)
+	if (ob->type == SA_OBJ_SPINLOCK)
 		return spinlock_row(ob, r);
 #endif
 #if SA_HAVE_barrier
@@ -275,7 +275,7 @@ void sa_contention_build(const struct sa_model *m, const struct sa_report_opts *
 		struct sa_cell *c = sa_table_row(t);
 		if (!c)
 			break;
-		int lfull = m->procs[ob->proc].level >= 2;
+		int lfull = m->procs[ob->proc].level >= ST_META_LEVEL_FULL;
 		full |= lfull;
 		sa_set_u(&c[0], i + 1);
 		sa_cell_str(&c[1], w->type);

@@ -75,8 +75,8 @@ void sa_races_build(const struct sa_model *m, const struct sa_report_opts *o,
 		sa_set_u(&x[7], c->signals);
 		sa_set_u(&x[8], c->broadcasts);
 		sa_set_u(&x[9], c->moved);
-		sa_set_u(&x[10], c->woke[SA_WOKE_TIMEDOUT]);
-		sa_set_u(&x[11], c->woke[SA_WOKE_CANCELLED] + c->woke[SA_WOKE_CANCEL_SIGNALED]);
+		sa_set_u(&x[10], c->woke[ST_COND_WOKE_TIMEDOUT]);
+		sa_set_u(&x[11], c->woke[ST_COND_WOKE_CANCELLED] + c->woke[ST_COND_WOKE_CANCELLED_SIGNALED]);
 		sa_set_u(&x[12], c->leaving);
 		sa_set_u(&x[13], c->met_leaving);
 		if (sig)

@@ -28,7 +28,8 @@ static const struct sa_col cols[] = {
 
 static const char *mode_name(int mode)
 {
-	return mode == 0 ? "none" : mode == 1 ? "bail" : mode == 2 ? "full" : "?";
+	const char *s = st_spin_mode_name(mode);
+	return s ? s : "?";
 }
 
 void sa_spin_build(const struct sa_model *m, const struct sa_report_opts *o,
@@ -62,7 +63,7 @@ void sa_spin_build(const struct sa_model *m, const struct sa_report_opts *o,
 		char modes[32] = "";
 		if (!c)
 			break;
-		for (int k = 0; k < 3; k++)
+		for (int k = 0; k < ST_SPIN_MODE_N; k++)
 			if (ob->sp_modes & (1u << k))
 				snprintf(modes + strlen(modes), sizeof(modes) - strlen(modes), "%s%s",
 					 modes[0] ? "," : "", mode_name(k));

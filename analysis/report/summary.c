@@ -26,7 +26,7 @@ static const struct sa_col proc_cols[] = {
 	{ "procname", "name", SA_COL_STR },
 	{ "format", "format", SA_COL_STR },
 	{ "level", "level", SA_COL_STR },
-	{ "spin_mode", "spin", SA_COL_I64 },
+	{ "spin_mode", "spin", SA_COL_STR },
 	{ "spin_limit", "spin limit", SA_COL_I64 },
 	{ "threads", "threads", SA_COL_U64 },
 	{ "events", "events", SA_COL_U64 },
@@ -65,7 +65,14 @@ static const struct sa_col disc_cols[] = {
 
 static const char *level_name(int l)
 {
-	return l == 1 ? "contention" : l == 2 ? "full" : l == 0 ? "unknown" : "other";
+	const char *s = st_meta_level_name(l);
+	return s ? s : l == 0 ? "unknown" : "other";
+}
+
+static const char *spin_mode_name(int mode)
+{
+	const char *s = st_spin_mode_name(mode);
+	return s ? s : "?";
 }
 
 void sa_summary_build(const struct sa_model *m, const struct sa_report_opts *o,
@@ -116,7 +123,7 @@ void sa_summary_build(const struct sa_model *m, const struct sa_report_opts *o,
 			snprintf(fmt, sizeof(fmt), "%d.%d", p->fmt_major, p->fmt_minor);
 			sa_cell_str(&c[4], fmt);
 			sa_cell_str(&c[5], level_name(p->level));
-			sa_set_i(&c[6], p->spin_mode);
+			sa_cell_str(&c[6], spin_mode_name(p->spin_mode));
 			sa_set_i(&c[7], p->spin_limit);
 		}
 		sa_set_u(&c[8], p->nthreads);

@@ -53,6 +53,35 @@ const char *sa_symbols_object_site(const struct sa_model *m, const struct sa_obj
 int sa_symbols_object_stack(const struct sa_model *m, const struct sa_object *ob,
 			    unsigned k, const uint64_t **frames, uint64_t *uses);
 
+/* Names the programmer knows (names.c). An object in a module's data or
+ * bss is named by its symbol ("queue_lock", "stats+0x40" or "stats.lock"
+ * into a struct); a heap or stack object by its init (or first use) site,
+ * the first frame outside the functions that create many objects
+ * ("pool_t (init in pool_new, pool.c:41)"); otherwise module+offset, or
+ * the bare address when no module covers it. */
+enum sa_name_how { SA_NAME_SYMBOL, SA_NAME_SITE, SA_NAME_MODULE_OFFSET, SA_NAME_ADDRESS };
+struct sa_objname {
+	char name[128];   /* "queue_lock", "stats.lock", "pool_t (init in pool_new, pool.c:41)",
+	                     "pigz+0x11000", or "0x561f04398080" (how says which) */
+	char site[160];   /* init / first-use site "pool_new (pool.c:41)", "" when unknown */
+	char klass[256];  /* class key, stable across runs of the same binary and across
+	                     processes: module-relative, no absolute address */
+	enum sa_name_how how;
+};
+/* Fills *out for model object obj; 0, or -1 when obj is out of range. */
+int sa_object_name(const struct sa_model *m, uint32_t obj, struct sa_objname *out);
+/* "flush_queue (queue.c:88)" for a code address of process p; module+offset or
+ * "0x..." as a fallback; never NULL. */
+const char *sa_site_name(const struct sa_model *m, uint32_t proc, uint64_t ip,
+			 char *buf, size_t n);
+
+/* Process-shared objects (meta:mapping): 1 and key = {dev, ino, offset of
+ * addr in the file} when addr lies in a shared mapping process (trace,
+ * vpid) announced, else 0. The same key in two processes is one object.
+ * Usable while feeding: sa_symbols_feed sees each event before the model. */
+int sa_symbols_shared_key(const struct sa_model *m, unsigned trace, int32_t vpid,
+			  uint64_t addr, uint64_t key[3]);
+
 /* The report table "stacks.objects" (stacks.c): every stack of every
  * object, symbolized; nothing when the trace has no stacks. */
 struct sa_report;

@@ -24,7 +24,7 @@ int st_barrier_init(struct st_barrier *b, const pthread_barrierattr_t *a, unsign
 	b->count = count;
 	b->shared = pshared == PTHREAD_PROCESS_SHARED ? ST_BARRIER_SHARED : 0;
 	st_set_caller(caller);
-	ST_TRACE(barrier, init, b, caller, (int)count, pshared == PTHREAD_PROCESS_SHARED);
+	st_barrier_ev_init(b, caller, (int)count, pshared == PTHREAD_PROCESS_SHARED);
 	return 0;
 }
 
@@ -69,7 +69,7 @@ static void wait_round(struct st_barrier *b, unsigned round, int shared)
 	struct round_ctx c = { b, round, 0 };
 	int spins;
 	if (st_spin_handoff(b, &c.asleep, round_opened, &c, &b->spin_misses, &spins) ==
-	    ST_SPUN_ACQUIRED)
+	    ST_SPIN_OUTCOME_ACQUIRED)
 		return;
 	uint64_t d = __atomic_load_n(&b->data, __ATOMIC_ACQUIRE);
 	while (round_of(d) == round) {
@@ -115,11 +115,11 @@ int st_barrier_wait(struct st_barrier *b, const void *caller)
 		int woken = -1;
 		if (old & ST_BARRIER_ASLEEP)
 			woken = st_futex_wake(&b->round, INT_MAX, shared, b);
-		ST_TRACE(barrier, released, b, caller, (int)round, (int)count, woken);
+		st_barrier_ev_released(b, caller, (int)round, (int)count, woken);
 		return PTHREAD_BARRIER_SERIAL_THREAD;
 	}
 
-	ST_TRACE(barrier, arrival, b, caller, (int)round, (int)k, (int)count);
+	st_barrier_ev_arrival(b, caller, (int)round, (int)k, (int)count);
 	/* Waiting: b is valid, its round cannot open without us. The last
 	 * arrival ends the wait; wait_round's last load of data acquired the
 	 * opener's exchange (all 64-bit, as TSan pairs atomics by size). */
@@ -127,7 +127,7 @@ int st_barrier_wait(struct st_barrier *b, const void *caller)
 	/* Our last touch of b: destroy waits for `leaving` to drain. */
 	depart(b, shared);
 	if (t0)
-		ST_TRACE(barrier, departure, b, caller, (int)round, st_now_ns() - t0);
+		st_barrier_ev_departure(b, caller, (int)round, st_now_ns() - t0);
 	return 0;
 }
 
@@ -154,7 +154,7 @@ int st_barrier_destroy(struct st_barrier *b, const void *caller)
 			break;
 		st_futex_wait(&b->leaving, v, shared, CLOCK_REALTIME, 0, b);
 	}
-	ST_TRACE(barrier, destroy, b, caller, 0, blocked);
+	st_barrier_ev_destroy(b, caller, 0, blocked);
 	b->count = 0;
 	return 0;
 }

@@ -88,13 +88,13 @@
  * the signaler's dead `ref`), then releases the batch's oldest barrier. Each
  * member, once it holds the mutex again, releases the next one (node->prev)
  * by requeueing it onto the mutex word: the batch enters the mutex one by
- * one, woken by mutex unlocks, and never wakes only to block (2003 seed).
+ * one, woken by mutex unlocks, and never wakes only to block.
  * When a broadcaster itself holds the waiters' mutex, it requeues the first
  * one onto it the same way, instead of a wake that would block at once.
  * A single signal wakes its waiter instead (it must drop its `ref` before
  * it may block on the mutex: see CANCELLED AND SIGNALED).
  *
- * MUTEX HAND-OFF (the musl 2020 requeue bug). A requeued member sleeps on
+ * MUTEX HAND-OFF (doc/cond.md). A requeued member sleeps on
  * the mutex word without having counted itself in the mutex's `waiters`,
  * and the mutex wakes only when SLEEPERS is set; a counted thread that
  * takes the word while spinning sets SLEEPERS again only if `waiters` > 1
@@ -117,11 +117,11 @@
  * (below); a LEAVING one until it has unlinked itself and dropped the
  * signaler's reference.
  *
- * CANCELLED AND SIGNALED (tests/model/FINDINGS.md, finding B). A waiter
+ * CANCELLED AND SIGNALED (doc/cond.md: how the model found it). A waiter
  * cancelled in its sleep just as a signal(1) took it must not swallow
- * that signal (POSIX; musl 2015): it signals once more. But for the
- * program a signaled waiter is no longer blocked, so it may already have
- * destroyed (and freed) the condvar. So the condvar counts such waiters,
+ * that signal (POSIX): it signals once more. But for the program a
+ * signaled waiter is no longer blocked, so it may already have destroyed
+ * (and freed) the condvar. So the condvar counts such waiters,
  * glibc-style: when a single signal releases a waiter that may be asleep
  * in its cancellable sleep (barrier 3; a waiter seen running, barrier 2,
  * never enters it), the signaler adds 1 to `refs` and sets node->ref,
@@ -147,7 +147,7 @@
  * both sides a system call. A signaler that never waits streams: a waiter
  * caught spinning takes one item per wait, each item costs a slow-path
  * signal, and the spinner keeps a CPU from the producers; asleep, it
- * wakes to a batch (the two-queue workload of the 2003 seed; bench/README).
+ * wakes to a batch (doc/cond.md).
  *
  * DESTROY (private). Nodes still queued mean threads blocked on c: destroy
  * returns EBUSY and changes nothing (a misuse event says so; glibc's would
@@ -228,19 +228,8 @@ struct st_cond {
 #define ST_COND_PSHARED 0x100
 #define ST_COND_DESTROYING 0x40000000
 
-/* `how` of the woke event. */
-enum st_cond_woke {
-	ST_COND_WOKE_SIGNALED = 0,  /* signaled (shared: seq moved) */
-	ST_COND_WOKE_TIMEDOUT = 1,  /* timed out, still WAITING: left */
-	ST_COND_WOKE_CANCELLED = 2, /* cancelled, still WAITING: left */
-	ST_COND_WOKE_CANCELLED_SIGNALED = 3, /* cancelled holding a signal: passed on */
-};
-
-/* `what` of the misuse event. */
-enum st_cond_misuse {
-	ST_COND_MISUSE_TWO_MUTEXES = 1,      /* waited on with two mutexes at once */
-	ST_COND_MISUSE_DESTROY_WAITERS = 2,  /* destroy with waiters queued: EBUSY */
-};
+/* Codes (woke `how`, misuse `what`, handoff `how`): enum st_cond_woke,
+ * st_cond_misuse, st_cond_release in tracepoints/events/cond.def. */
 
 static inline struct st_cond *st_cond(pthread_cond_t *c)
 {
@@ -279,12 +268,7 @@ int st_cond_wait(struct st_cond *c, pthread_mutex_t *m, clockid_t clk,
 /* Release n's barrier (release.c); held: a mutex the caller holds that n
  * re-acquires, or NULL; single: a signal(1) inside pthread_cond_signal
  * (the condvar is alive), which counts n in refs if n may be asleep.
- * Returns how; *result gets the futex result. */
-enum st_cond_release_how {
-	ST_COND_RELEASE_WOKEN = 0,    /* it may have slept: futex wake */
-	ST_COND_RELEASE_REQUEUED = 1, /* it may have slept: requeued onto the mutex */
-	ST_COND_RELEASE_RUNNING = 2,  /* it was running: CAS only, no system call */
-};
+ * Returns an st_cond_release code; *result gets the futex result. */
 int st_cond_release(struct st_cond *c, struct st_cond_waiter *n, pthread_mutex_t *held,
 		    int single, int *result);
 

@@ -12,7 +12,7 @@ _Static_assert(CLOCK_REALTIME == 0, "an all-zero condvar must use CLOCK_REALTIME
 void st_cond_misuse(struct st_cond *c, const void *caller, int what, const void *mutex,
 		    const void *other)
 {
-	ST_TRACE(cond, misuse, c, caller, what, mutex, other);
+	st_cond_ev_misuse(c, caller, what, mutex, other);
 }
 
 int st_cond_init(pthread_cond_t *pc, const pthread_condattr_t *a, const void *caller)
@@ -30,7 +30,7 @@ int st_cond_init(pthread_cond_t *pc, const pthread_condattr_t *a, const void *ca
 	c->attr = (clk & ST_COND_CLOCK_MASK) |
 		  (pshared == PTHREAD_PROCESS_SHARED ? ST_COND_PSHARED : 0);
 	st_set_caller(caller);
-	ST_TRACE(cond, init, c, caller, (int)clk, pshared == PTHREAD_PROCESS_SHARED);
+	st_cond_ev_init(c, caller, (int)clk, pshared == PTHREAD_PROCESS_SHARED);
 	return 0;
 }
 
@@ -77,6 +77,6 @@ int st_cond_destroy(pthread_cond_t *pc, const void *caller)
 		if (st_load_acquire(&c->refs))
 			drain(c, &c->refs, 0);
 	}
-	ST_TRACE(cond, destroy, c, caller, c->waits, c->signals);
+	st_cond_ev_destroy(c, caller, c->waits, c->signals);
 	return 0;
 }

@@ -12,7 +12,7 @@ static int take(void *p)
 void st_cond_lock_slow(struct st_cond *c)
 {
 	int spins;
-	if (st_spin(c, 0, take, c, &spins) == ST_SPUN_ACQUIRED)
+	if (st_spin(c, 0, take, c, &spins) == ST_SPIN_OUTCOME_ACQUIRED)
 		return;
 	/* 0/1/2 lock: whoever sleeps leaves 2, so the unlock wakes. */
 	while (st_swap_acq_rel(&c->lock, 2) != 0)

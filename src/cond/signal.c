@@ -23,7 +23,7 @@ static void signal_private(struct st_cond *c, int n, const void *caller, struct 
 		/* p is linked and we hold the lock: its waiter is blocked, or
 		 * unlinks itself only after taking this lock. */
 		if (st_cas_acq_rel(&p->state, ST_COND_WAITING, ST_COND_SIGNALED)) {
-			ST_TRACE(cond, signaled, c, caller, p, moved);
+			st_cond_ev_signaled(c, caller, p, moved);
 			if (!first)
 				first = p;
 			moved++;
@@ -34,7 +34,7 @@ static void signal_private(struct st_cond *c, int n, const void *caller, struct 
 			 * return (it still uses c, and our ref). */
 			p->notify = &ref;
 			ref = ++leaving;
-			ST_TRACE(cond, met_leaving, c, caller, p, leaving);
+			st_cond_ev_met_leaving(c, caller, p, leaving);
 		}
 	}
 	/* Split the visited nodes off as one batch; the rest stay queued. */
@@ -55,12 +55,12 @@ static void signal_private(struct st_cond *c, int n, const void *caller, struct 
 	if (leaving) {
 		unsigned long long t0 = st_now_ns();
 		int cur;
-		ST_TRACE(cond, ref_wait_begin, c, caller, leaving);
+		st_cond_ev_ref_wait_begin(c, caller, leaving);
 		/* Each LEAVING waiter decrements ref after unlinking; the one
 		 * reaching 0 wakes us. Read once per step (no test-then-read). */
 		while ((cur = st_load_acquire(&ref)))
 			st_wait(c, &ref, cur, 0, 0, CLOCK_REALTIME, 0, 0);
-		ST_TRACE(cond, ref_wait_end, c, caller, leaving, st_now_ns() - t0);
+		st_cond_ev_ref_wait_end(c, caller, leaving, st_now_ns() - t0);
 	}
 	/* Release the oldest signaled waiter; it releases the next. After the
 	 * store it may return: only its address is used by the wake. The
@@ -79,9 +79,9 @@ static void signal_private(struct st_cond *c, int n, const void *caller, struct 
 		 * (spin 2) or that announced its sleep (barrier 3) missed. A
 		 * first that did not spin (budget 0: spinning is off) tells
 		 * nothing, though we caught it before its sleep: counting that
-		 * as a success turned spinning back on at almost every signal
-		 * of a ping-pong, and under load (partner not running) the
-		 * spins that followed ran out: 0.4-0.6x glibc.
+		 * as a success turns spinning back on at almost every signal
+		 * of a ping-pong, whose spins then run out under load
+		 * (doc/cond.md).
 		 * A first caught spinning counts as a success only when this
 		 * signal is a reply (cond.h: spin hint): a signaler that never
 		 * waits streams on, and its waiters are better off asleep. */
@@ -90,9 +90,9 @@ static void signal_private(struct st_cond *c, int n, const void *caller, struct 
 		if (reply)
 			st_tls.cond_signals_left--;
 		if (st_load_relaxed(&first->barrier) == 3 || spin == 2 || (spin == 1 && !reply))
-			st_spin_handoff_done(&c->seq, ST_SPUN_GAVE_UP);
+			st_spin_handoff_done(&c->seq, ST_SPIN_OUTCOME_GAVE_UP);
 		else if (spin == 1)
-			st_spin_handoff_done(&c->seq, ST_SPUN_ACQUIRED);
+			st_spin_handoff_done(&c->seq, ST_SPIN_OUTCOME_ACQUIRED);
 		how = st_cond_release(c, first, st_mutex_cond_held(mx) ? mx : 0, single, &res);
 	}
 	o->moved = moved;
@@ -111,7 +111,7 @@ int st_cond_signal_slow(struct st_cond *c, int n, const void *caller)
 	else
 		signal_private(c, n, caller, &o);
 	/* c may be destroyed by now (a woken waiter may have): its address. */
-	ST_TRACE(cond, signal, c, caller, n == INT32_MAX, o.moved, o.leaving, o.first,
-		 o.first_how);
+	st_cond_ev_signal(c, caller, n == INT32_MAX, o.moved, o.leaving, o.first,
+			  o.first_how);
 	return 0;
 }

@@ -127,7 +127,7 @@ static int sleep_until_released(struct wait_ctx *w)
 		got = st_spin(w->c, 0, released, w, &spins);
 	else
 		got = st_spin_for(w->c, 0, released, w, w->spin_budget, &spins);
-	if (got == ST_SPUN_ACQUIRED)
+	if (got == ST_SPIN_OUTCOME_ACQUIRED)
 		return 0;
 	if (!w->shared)
 		st_store_relaxed(&w->node.spin, 2); /* our own node: always ours */
@@ -147,7 +147,7 @@ static int sleep_until_released(struct wait_ctx *w)
 static void wait_released(struct wait_ctx *w)
 {
 	int spins;
-	if (st_spin(w->c, 0, released, w, &spins) == ST_SPUN_ACQUIRED)
+	if (st_spin(w->c, 0, released, w, &spins) == ST_SPIN_OUTCOME_ACQUIRED)
 		return;
 	while (may_sleep(&w->node))
 		st_futex_wait(&w->node.barrier, 3, 0, CLOCK_REALTIME, 0, w->c);
@@ -162,7 +162,7 @@ static int leave_or_take(struct wait_ctx *w, int reason)
 
 	ST_FAULT_POINT(cond_before_leaving_cas);
 	if (st_cas_acq_rel(&n->state, ST_COND_WAITING, ST_COND_LEAVING)) {
-		ST_TRACE(cond, leaving, c, n, reason);
+		st_cond_ev_leaving(c, n, reason);
 		/* c is valid: we are still linked, and a signaler that meets
 		 * us now waits for our notify below before it returns. */
 		st_cond_lock(c);
@@ -220,7 +220,7 @@ static void hand_off(struct wait_ctx *w)
 	pthread_mutex_t *held = w->unlocked && next->mutex == w->m ? w->m : 0;
 	int res, how = st_cond_release(w->c, next, held, 0, &res);
 	/* next may have returned already: its address only. */
-	ST_TRACE(cond, handoff, w->c, &w->node, next, how, res);
+	st_cond_ev_handoff(w->c, &w->node, next, how, res);
 }
 
 /* Private, SIGNALED by a single signal while we may have slept: c is
@@ -247,8 +247,8 @@ static int finish(struct wait_ctx *w, int reason)
 
 	st_set_caller(w->caller);
 	if (w->t0)
-		ST_TRACE(cond, woke, w->c, w->shared ? 0 : &w->node, how, w->spurious,
-			 st_now_ns() - w->t0);
+		st_cond_ev_woke(w->c, w->shared ? 0 : &w->node, how, w->spurious,
+				st_now_ns() - w->t0);
 	/* ref is written before our barrier's release, read after it. A
 	 * cancelled SIGNALED waiter without one was in a broadcast batch:
 	 * that broadcast reached everybody, there is nothing to pass on. */
@@ -263,8 +263,8 @@ static int finish(struct wait_ctx *w, int reason)
 		if (e)
 			w->unlocked = 0; /* not held: hand the barrier on by a wake */
 		if (t1)
-			ST_TRACE(cond, relocked, w->c, w->m, w->shared ? 0 : &w->node,
-				 contended, e, st_now_ns() - t1);
+			st_cond_ev_relocked(w->c, w->m, w->shared ? 0 : &w->node,
+					    contended, e, st_now_ns() - t1);
 	}
 	if (!w->shared && took && w->node.prev)
 		hand_off(w);
@@ -293,9 +293,9 @@ int st_cond_wait(struct st_cond *c, pthread_mutex_t *m, clockid_t clk,
 	/* c is valid: we are queued (or counted) and still hold the mutex. */
 	if (st_tracing()) {
 		w.t0 = st_now_ns();
-		ST_TRACE(cond, enqueued, c, caller, m, w.shared ? 0 : &w.node, clk, abs != 0,
-			 abs ? (int64_t)abs->tv_sec : 0, abs ? (int64_t)abs->tv_nsec : 0,
-			 queued);
+		st_cond_ev_enqueued(c, caller, m, w.shared ? 0 : &w.node, clk, abs != 0,
+				    abs ? (int64_t)abs->tv_sec : 0, abs ? (int64_t)abs->tv_nsec : 0,
+				    queued);
 	}
 
 	r = st_mutex_unlock(st_mutex(m), caller);

@@ -1,4 +1,4 @@
-/* The exported pthread_once (C11's call_once is in export/c11.c). */
+/* The exported pthread_once (C11's call_once is in export/c11_thrd.c). */
 #include <pthread.h>
 
 #include "once/once.h"

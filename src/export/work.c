@@ -10,6 +10,6 @@ ST_EXPORT void synctrace_work_done(unsigned long units)
 	if (st_tracing()) {
 		const void *caller = ST_CALLER();
 		st_set_caller(caller);
-		ST_TRACE(work, done, caller, (uint64_t)units);
+		st_work_ev_done(caller, (uint64_t)units);
 	}
 }

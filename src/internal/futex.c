@@ -58,7 +58,7 @@ static int futex_wait(volatile int *addr, int val, int shared, clockid_t clk,
 	if (r != ETIMEDOUT && r != EINTR && r != EAGAIN)
 		r = 0; /* EFAULT and friends: treat as a spurious return */
 	if (t0)
-		ST_TRACE(futex, wait, obj, (const void *)addr, val, r, st_now_ns() - t0);
+		st_futex_ev_wait(obj, (const void *)addr, val, r, st_now_ns() - t0);
 	return r;
 }
 
@@ -82,7 +82,7 @@ int st_futex_wake(volatile int *addr, int n, int shared, const void *obj)
 	errno = saved;
 	if (r < 0)
 		r = 0; /* EFAULT: the word was unmapped by its new owner; nobody woke */
-	ST_TRACE(futex, wake, obj, (const void *)addr, n, (int)r);
+	st_futex_ev_wake(obj, (const void *)addr, n, (int)r);
 	return (int)r;
 }
 
@@ -96,7 +96,7 @@ int st_futex_requeue(volatile int *addr, int val, int nwake, int nmove,
 	if (r < 0)
 		r = -errno;
 	errno = saved;
-	ST_TRACE(futex, requeue, obj, (const void *)addr, (const void *)addr2,
-		 nwake, nmove, (int)r);
+	st_futex_ev_requeue(obj, (const void *)addr, (const void *)addr2,
+			    nwake, nmove, (int)r);
 	return (int)r;
 }

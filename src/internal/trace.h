@@ -1,15 +1,20 @@
-/* The trace guard: how the primitives emit events.
+/* The trace guard, and the only way the primitives emit events:
  *
- *   ST_TRACE(family, event, args...)
+ *   st_<family>_ev_<event>(args...)
  *
- * fires synctrace_<family>:<event> when a probe table is registered (see
+ * one static inline emitter per event of tracepoints/events/<family>.def,
+ * generated below from its ST_EVENT line: one tracepoint, one emitter
+ * (tests/events/raw-emission.sh fails on any other emission). It fires
+ * synctrace_<family>:<event> when a probe table is registered (see
  * tracepoints/st_probes.h), unless
  *  - the thread is already inside a probe (the tracer locks mutexes and
  *    waits on semaphores: on our implementation), or
  *  - the current slow path was entered from the tracer's own code
  *    (st_tls.caller lies in liblttng-ust*: lttng-ust locks our mutexes while
  *    it holds its own init lock, and an event there would deadlock).
- * With no table registered the cost is one load and a not-taken branch. */
+ * With no table registered the cost is one load and a not-taken branch.
+ * Arguments are evaluated before that check: a site whose arguments cost
+ * (atomic loads, a clock read) tests st_tracing() first. */
 #ifndef ST_TRACE_H
 #define ST_TRACE_H
 
@@ -28,7 +33,7 @@ static inline int st_tracing(void)
 
 static inline int st_tracing_full(void)
 {
-	return st_unlikely(st_load_relaxed(&st_trace_flags) >= ST_LEVEL_FULL);
+	return st_unlikely(st_load_relaxed(&st_trace_flags) >= ST_META_LEVEL_FULL);
 }
 
 static inline int st_from_tracer(const void *caller)
@@ -81,14 +86,19 @@ static inline void st_trace_leave(void)
 		}                                                          \
 	} while (0)
 
-/* For full-level events on fast paths: caller is known inline. */
-#define ST_TRACE_FULL(caller_, fam, name, ...)                             \
-	do {                                                               \
-		if (st_tracing_full()) {                                   \
-			st_set_caller(caller_);                            \
-			ST_TRACE(fam, name, __VA_ARGS__);                  \
-		}                                                          \
-	} while (0)
+/* The emitters: always inlined, so a site costs what ST_TRACE costs. */
+#define ST_EVENT(fam, name, args, fields)                                  \
+	static inline __attribute__((always_inline)) void                 \
+	st_##fam##_ev_##name(ST_DECL args)                                 \
+	{                                                                  \
+		ST_TRACE(fam, name, ST_NAMES args);                        \
+	}
+#include "st_all_events.h"
+#undef ST_EVENT
+
+/* For full-level events on fast paths, where the caller is known inline:
+ *   if (st_tracing_full_from(caller)) st_<family>_ev_<event>(...); */
+#define st_tracing_full_from(caller) (st_tracing_full() && (st_set_caller(caller), 1))
 
 #define ST_CALLER() __builtin_return_address(0)
 

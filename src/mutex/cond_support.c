@@ -89,7 +89,7 @@ static int relock_counted(struct st_mutex *m, int *sleeps)
 						      ST_RELOCK_MISSES),
 			      &spins);
 	st_spin_adaptive_done(&st_tls.relock_misses, out, ST_RELOCK_MISSES);
-	if (out == ST_SPUN_ACQUIRED) {
+	if (out == ST_SPIN_OUTCOME_ACQUIRED) {
 		st_dec(&m->waiters);
 		return 0;
 	}

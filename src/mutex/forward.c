@@ -11,7 +11,6 @@
 #include <errno.h>
 
 #include "internal/futex.h"
-#include "mutex/events.h"
 #include "mutex/mutex.h"
 
 typedef int (*mutex_fn)(pthread_mutex_t *);
@@ -53,7 +52,7 @@ int st_mutex_forward_lock(pthread_mutex_t *m, clockid_t clk,
 	}
 	st_set_caller(caller);
 	if (t0 && (r == 0 || r == EOWNERDEAD))
-		st_mutex_ev_acquired(m, caller, ST_HOW_FORWARDED, 0, 0,
+		st_mutex_ev_acquired(m, caller, ST_MUTEX_HOW_FORWARDED, 0, 0,
 			 st_now_ns() - t0, 0, 0);
 	else if (t0 && r == ETIMEDOUT)
 		st_mutex_ev_timeout(m, caller, 0, st_now_ns() - t0);
@@ -66,7 +65,7 @@ int st_mutex_forward_trylock(pthread_mutex_t *m, const void *caller)
 	st_set_caller(caller);
 	if (r == 0 || r == EOWNERDEAD) {
 		if (st_tracing_full())
-			st_mutex_ev_acquired(m, caller, ST_HOW_FORWARDED, 0, 0, 0, 0, 0);
+			st_mutex_ev_acquired(m, caller, ST_MUTEX_HOW_FORWARDED, 0, 0, 0, 0, 0);
 	} else {
 		st_mutex_ev_trylock_failed(m, caller, r, m->__data.__owner);
 	}

@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "internal/objects.h"
-#include "mutex/events.h"
 #include "mutex/mutex.h"
 
 _Static_assert(sizeof(struct st_mutex) == sizeof(pthread_mutex_t), "mutex size");
@@ -50,7 +49,7 @@ int st_mutex_destroy(pthread_mutex_t *pm, const void *caller)
 	int owner = st_load_relaxed(&m->lock) & ST_MUTEX_TID_MASK;
 	if (owner) {
 		/* glibc answers EBUSY for a held mutex; the object is untouched. */
-		st_mutex_ev_misuse(m, caller, ST_MISUSE_DESTROY_LOCKED, owner);
+		st_mutex_ev_misuse(m, caller, ST_MUTEX_MISUSE_DESTROY_LOCKED, owner);
 		/* The holder writes the counters: not read here (0 = not read). */
 		st_mutex_ev_destroy(m, caller, EBUSY, 0, 0);
 		return EBUSY;

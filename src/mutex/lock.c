@@ -4,7 +4,6 @@
 
 #include "internal/futex.h"
 #include "internal/objects.h"
-#include "mutex/events.h"
 #include "mutex/mutex.h"
 #include "wait/wait.h"
 
@@ -14,10 +13,10 @@ struct take {
 };
 
 /* FREE → HELD. Test before the CAS so spinners share the line read-only.
- * st_spin probes with backoff (up to ~0.3 µs apart): an owner that
- * re-takes the lock at once is mostly seen holding it, and keeps the line
- * on its own core between probes; the spinner runs out its budget and
- * sleeps, as glibc's waiter does at once. */
+ * st_spin probes with backoff: an owner that re-takes the lock at once is
+ * mostly seen holding it, and keeps the line on its own core between
+ * probes; the spinner runs out its budget and sleeps, as glibc's waiter
+ * does at once. */
 static int take(void *p)
 {
 	struct take *t = p;
@@ -64,7 +63,7 @@ static int owner_relock(struct st_mutex *m, int type, int self, int *ret,
 		/* Normal/adaptive: POSIX says deadlock, and glibc does. Say so in
 		 * the trace before the hang, then wait like glibc (a timed lock
 		 * times out). */
-		st_mutex_ev_misuse(m, caller, ST_MISUSE_RELOCK_OWNER, owner);
+		st_mutex_ev_misuse(m, caller, ST_MUTEX_MISUSE_RELOCK_OWNER, owner);
 		return 0;
 	}
 }
@@ -112,7 +111,7 @@ static int lock_slow(struct st_mutex *m, clockid_t clk, const struct timespec *a
 		return st_mutex_forward_lock((pthread_mutex_t *)m, clk, abs, 1, caller);
 	st_set_caller(caller);
 	if (st_unlikely(!st_mutex_ours(kind))) {
-		st_mutex_ev_misuse(m, caller, ST_MISUSE_USE_DESTROYED, 0);
+		st_mutex_ev_misuse(m, caller, ST_MUTEX_MISUSE_USE_DESTROYED, 0);
 		return EINVAL;
 	}
 
@@ -152,8 +151,8 @@ static int lock_slow(struct st_mutex *m, clockid_t clk, const struct timespec *a
 					  : 0,
 				  &spins);
 	}
-	if (out == ST_SPUN_ACQUIRED) {
-		acquired_slow(m, caller, ST_HOW_SPIN, spins, 0, t0);
+	if (out == ST_SPIN_OUTCOME_ACQUIRED) {
+		acquired_slow(m, caller, ST_MUTEX_HOW_SPIN, spins, 0, t0);
 		return 0;
 	}
 
@@ -165,7 +164,7 @@ static int lock_slow(struct st_mutex *m, clockid_t clk, const struct timespec *a
 			st_mutex_ev_timeout(m, caller, sleeps, st_now_ns() - t0);
 		return ETIMEDOUT;
 	}
-	acquired_slow(m, caller, ST_HOW_SLEEP, spins, sleeps, t0);
+	acquired_slow(m, caller, ST_MUTEX_HOW_SLEEP, spins, sleeps, t0);
 	return 0;
 }
 
@@ -177,9 +176,8 @@ int st_mutex_lock_slow(struct st_mutex *m, clockid_t clk,
 
 /* The re-acquisition after a condvar wait. Its owner is typically the
  * signaler, about to unlock: spinning catches that when it runs on the
- * other CPU. When it does not (a loaded machine), the spin runs out every
- * time (a cond ping-pong at load 4: 99 % of 35k relock spins per second,
- * ~2 µs each): so the spin adapts, per thread (the mutex has no room for
+ * other CPU, and runs out every time when it does not (a loaded machine:
+ * doc/mutex.md). So the spin adapts, per thread (the mutex has no room for
  * a hint, and the condvar may not be touched once released), as hand-off
  * waits do per object. */
 int st_mutex_lock_relock(struct st_mutex *m, const void *caller)

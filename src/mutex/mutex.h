@@ -1,6 +1,6 @@
 /* Mutexes: the object, its state machine, and the fast paths.
  *
- * LAYOUT (40 bytes, glibc's pthread_mutex_t; asserts in mutex_layout.c)
+ * LAYOUT (40 bytes, glibc's pthread_mutex_t; asserts in init.c)
  *   off  field         glibc's name   use
  *    0   lock          __lock         the lock word, below
  *    4   count         __count        recursive type: depth beyond the first lock
@@ -44,19 +44,13 @@
  * the changed word and it looks again. A thread that takes the lock from
  * the sleep loop sets SLEEPERS again, as glibc's does, so its own unlock
  * wakes the next sleeper if there is one, and costs one wake that finds
- * nobody if there is not. (Setting it only when `waiters` > 1, i.e. when
- * others are surely in the loop, saves that wake, but measured worse: in
- * the two-queue workload, B variant, the consumer took its queue mutexes
- * back so fast that it drained one message at a time and waited on the
- * condvar 20-100 times as often; 0.25 s against glibc's 0.14 s. A dummy
- * system call in its unlock instead of the wake gave the same gain, so it
- * is the pace, not the wake. Mutex, LIFO: no difference.) A thread that
- * takes a FREE word without the bit (a spinner, a newcomer) owes nobody a
- * wake: the one it beat was woken and is awake, and will set the bit on the
- * new owner's word before it sleeps again. So a barging owner that unlocks
- * and relocks does not wake a second sleeper each time (the wasted wakes of
- * the 2014 seed), and the unlocker never reads the mutex after its swap:
- * the next owner may destroy and free it (glibc 13690). A wake on a freed
+ * nobody if there is not (doc/mutex.md: why not only when others surely
+ * wait). A thread that takes a FREE word without the bit (a spinner, a
+ * newcomer) owes nobody a wake: the one it beat was woken and is awake,
+ * and will set the bit on the new owner's word before it sleeps again. So
+ * a barging owner that unlocks and relocks does not wake a second sleeper
+ * each time, and the unlocker never reads the mutex after its swap: the
+ * next owner may destroy and free it (glibc bug 13690). A wake on a freed
  * address is a harmless spurious wake for whoever reuses it.
  * `waiters` counts threads inside the sleep loop (atomic inc before the
  * first sleep, dec once they hold the lock or time out); the bail spin
@@ -109,24 +103,9 @@ static inline int st_mutex_ours(int kind)
 	return !(kind & ~(ST_MUTEX_TYPE_MASK | ST_MUTEX_PSHARED | ST_MUTEX_ELISION));
 }
 
-/* `how` of the acquired event. */
-enum st_mutex_how {
-	ST_HOW_FAST = 0,      /* uncontended CAS (not emitted: see `released`) */
-	ST_HOW_SPIN = 1,      /* while spinning */
-	ST_HOW_SLEEP = 2,     /* after one or more futex sleeps */
-	ST_HOW_TRYLOCK = 3,   /* trylock succeeded (not emitted: see `released`) */
-	ST_HOW_FORWARDED = 4, /* glibc's robust/PI/PP code */
-	ST_HOW_RECURSIVE = 5, /* recursive re-lock (not emitted) */
-};
 
-/* `what` of the misuse event. */
-enum st_mutex_misuse {
-	ST_MISUSE_UNLOCK_NOT_OWNER = 1, /* unlock by a thread that does not hold it */
-	ST_MISUSE_UNLOCK_UNLOCKED = 2,  /* unlock of a free mutex */
-	ST_MISUSE_DESTROY_LOCKED = 3,   /* destroy while held (EBUSY) */
-	ST_MISUSE_RELOCK_OWNER = 4,     /* normal mutex relocked by its owner: self-deadlock */
-	ST_MISUSE_USE_DESTROYED = 5,    /* any operation after destroy (EINVAL) */
-};
+/* Codes (`how`, `what`): enum st_mutex_how, st_mutex_misuse in
+ * tracepoints/events/mutex.def. */
 
 static inline struct st_mutex *st_mutex(pthread_mutex_t *m)
 {
@@ -178,7 +157,7 @@ static inline void st_mutex_stamp_how(struct st_mutex *m, uint32_t how)
 
 static inline void st_mutex_stamp(struct st_mutex *m)
 {
-	st_mutex_stamp_how(m, ST_HOW_FAST);
+	st_mutex_stamp_how(m, ST_MUTEX_HOW_FAST);
 }
 
 /* When the holder took it (st_mutex_stamp), 0 if not stamped (holder only). */
@@ -192,7 +171,7 @@ static inline int st_mutex_trylock(struct st_mutex *m, const void *caller)
 {
 	if (st_likely(m->kind == 0) && st_cas_acquire(&m->lock, 0, st_tid())) {
 		m->acquisitions++;
-		st_mutex_stamp_how(m, ST_HOW_TRYLOCK);
+		st_mutex_stamp_how(m, ST_MUTEX_HOW_TRYLOCK);
 		return 0;
 	}
 	return st_mutex_trylock_slow(m, caller);

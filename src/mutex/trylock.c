@@ -1,6 +1,5 @@
 #include <errno.h>
 
-#include "mutex/events.h"
 #include "mutex/mutex.h"
 
 int st_mutex_trylock_slow(struct st_mutex *m, const void *caller)
@@ -11,7 +10,7 @@ int st_mutex_trylock_slow(struct st_mutex *m, const void *caller)
 		return st_mutex_forward_trylock((pthread_mutex_t *)m, caller);
 	st_set_caller(caller);
 	if (st_unlikely(!st_mutex_ours(kind))) {
-		st_mutex_ev_misuse(m, caller, ST_MISUSE_USE_DESTROYED, 0);
+		st_mutex_ev_misuse(m, caller, ST_MUTEX_MISUSE_USE_DESTROYED, 0);
 		return EINVAL;
 	}
 	int self = st_tid(), ret = EBUSY;
@@ -27,7 +26,7 @@ int st_mutex_trylock_slow(struct st_mutex *m, const void *caller)
 		}
 	} else if (st_cas_acquire(&m->lock, 0, self)) {
 		m->acquisitions++;
-		st_mutex_stamp_how(m, ST_HOW_TRYLOCK);
+		st_mutex_stamp_how(m, ST_MUTEX_HOW_TRYLOCK);
 		return 0;
 	}
 	st_mutex_ev_trylock_failed(m, caller, ret, owner);

@@ -2,7 +2,6 @@
 #include <errno.h>
 
 #include "internal/futex.h"
-#include "mutex/events.h"
 #include "mutex/mutex.h"
 
 /* Release for every type we implement. old: -1 when the caller has not
@@ -17,7 +16,7 @@ int st_mutex_unlock_slow(struct st_mutex *m, int old, const void *caller)
 			return st_mutex_forward_unlock((pthread_mutex_t *)m, caller);
 		st_set_caller(caller);
 		if (st_unlikely(!st_mutex_ours(kind))) {
-			st_mutex_ev_misuse(m, caller, ST_MISUSE_USE_DESTROYED, 0);
+			st_mutex_ev_misuse(m, caller, ST_MUTEX_MISUSE_USE_DESTROYED, 0);
 			return EINVAL;
 		}
 		int type = kind & ST_MUTEX_TYPE_MASK;
@@ -25,7 +24,7 @@ int st_mutex_unlock_slow(struct st_mutex *m, int old, const void *caller)
 		if (type == PTHREAD_MUTEX_RECURSIVE || type == PTHREAD_MUTEX_ERRORCHECK) {
 			if (owner != self) {
 				st_mutex_ev_misuse(m, caller,
-					 owner ? ST_MISUSE_UNLOCK_NOT_OWNER : ST_MISUSE_UNLOCK_UNLOCKED,
+					 owner ? ST_MUTEX_MISUSE_UNLOCK_NOT_OWNER : ST_MUTEX_MISUSE_UNLOCK_UNLOCKED,
 					 owner);
 				return EPERM;
 			}
@@ -48,7 +47,7 @@ int st_mutex_unlock_slow(struct st_mutex *m, int old, const void *caller)
 			woken = st_futex_wake(&m->lock, 1, kind & ST_MUTEX_PSHARED, m);
 		if ((old & ST_MUTEX_TID_MASK) != self)
 			st_mutex_ev_misuse(m, caller,
-				 old ? ST_MISUSE_UNLOCK_NOT_OWNER : ST_MISUSE_UNLOCK_UNLOCKED,
+				 old ? ST_MUTEX_MISUSE_UNLOCK_NOT_OWNER : ST_MUTEX_MISUSE_UNLOCK_UNLOCKED,
 				 old & ST_MUTEX_TID_MASK);
 		if (woken >= 0 || st_tracing_full())
 			st_mutex_ev_released(m, caller, waiters, woken, n, acq, how);
@@ -63,7 +62,7 @@ int st_mutex_unlock_slow(struct st_mutex *m, int old, const void *caller)
 		woken = st_futex_wake(&m->lock, 1, 0, m);
 	if ((old & ST_MUTEX_TID_MASK) != self)
 		st_mutex_ev_misuse(m, caller,
-			 old ? ST_MISUSE_UNLOCK_NOT_OWNER : ST_MISUSE_UNLOCK_UNLOCKED,
+			 old ? ST_MUTEX_MISUSE_UNLOCK_NOT_OWNER : ST_MUTEX_MISUSE_UNLOCK_UNLOCKED,
 			 old & ST_MUTEX_TID_MASK);
 	if (woken >= 0)
 		st_mutex_ev_released(m, caller, -1, woken, (uint64_t)0, (uint64_t)0, -1);

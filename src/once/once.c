@@ -14,8 +14,8 @@ static void finish(volatile int *once, int to, unsigned long long t0, const void
 		woken = st_futex_wake(once, INT_MAX, 0, (const void *)once);
 	st_set_caller(caller);
 	if (t0)
-		ST_TRACE(once, finished, (const void *)once, caller, to == ST_ONCE_NEVER,
-			 woken, st_now_ns() - t0);
+		st_once_ev_finished((const void *)once, caller, to == ST_ONCE_NEVER,
+				    woken, st_now_ns() - t0);
 }
 
 struct undo {
@@ -43,7 +43,7 @@ int st_once_slow(volatile int *once, void (*fn)(void), const void *caller)
 			if (!st_cas_acquire(once, ST_ONCE_NEVER, ST_ONCE_RUNNING))
 				continue;
 			struct undo u = { once, st_tracing() ? st_now_ns() : 0, caller };
-			ST_TRACE(once, run, (const void *)once, caller, (const void *)fn);
+			st_once_ev_run((const void *)once, caller, (const void *)fn);
 			pthread_cleanup_push(cancelled, &u);
 			fn();
 			pthread_cleanup_pop(0);
@@ -56,11 +56,11 @@ int st_once_slow(volatile int *once, void (*fn)(void), const void *caller)
 		/* WAITED: sleep until the runner finishes or is cancelled. The
 		 * futex is private: process-shared once objects are not a thing. */
 		unsigned long long t0 = st_tracing() ? st_now_ns() : 0;
-		ST_TRACE(once, wait, (const void *)once, caller);
+		st_once_ev_wait((const void *)once, caller);
 		st_futex_wait(once, ST_ONCE_WAITED, 0, CLOCK_REALTIME, 0, (const void *)once);
 		if (t0) {
 			st_set_caller(caller);
-			ST_TRACE(once, waited, (const void *)once, caller, st_now_ns() - t0);
+			st_once_ev_waited((const void *)once, caller, st_now_ns() - t0);
 		}
 	}
 }

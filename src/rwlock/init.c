@@ -26,7 +26,7 @@ int st_rwlock_init(struct st_rwlock *rw, const pthread_rwlockattr_t *a, const vo
 	rw->kind = kind;
 	rw->shared = pshared == PTHREAD_PROCESS_SHARED ? ST_RW_SHARED : 0;
 	st_set_caller(caller);
-	ST_TRACE(rwlock, init, rw, caller, kind, pshared == PTHREAD_PROCESS_SHARED);
+	st_rwlock_ev_init(rw, caller, kind, pshared == PTHREAD_PROCESS_SHARED);
 	return 0;
 }
 
@@ -38,8 +38,8 @@ int st_rwlock_destroy(struct st_rwlock *rw, const void *caller)
 	st_set_caller(caller);
 	/* Waiters: writers from their request on, others while they sleep. */
 	if ((v & ST_RW_COUNT) || st_load_relaxed(&rw->sleepers) || st_load_relaxed(&rw->wwait))
-		ST_TRACE(rwlock, misuse, rw, caller, ST_RW_MISUSE_DESTROY_HELD,
-			 st_load_relaxed(&rw->owner));
-	ST_TRACE(rwlock, destroy, rw, caller);
+		st_rwlock_ev_misuse(rw, caller, ST_RWLOCK_MISUSE_DESTROY_HELD,
+				    st_load_relaxed(&rw->owner));
+	st_rwlock_ev_destroy(rw, caller);
 	return 0;
 }

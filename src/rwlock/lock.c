@@ -73,15 +73,13 @@ static void writer_gives_up(struct st_rwlock *rw, int shared)
  * sleep loop (rwlock.h, "The writer's nap"). Its futex_wait there is
  * rarely a sleep: readers keep changing the word, the kernel finds it
  * changed (EAGAIN), and the writer stays on its CPU while readers and
- * writers on the others share the lock's line: bench_rwlock_readmostly on
- * 2 CPUs made ~22M ops/s with 2 or 4 threads, 66M with one alone. With
- * the nap, 2 threads ~52M, 4 threads ~39M (glibc: 11M and 29M). Not on a
- * writer-preferring lock: the napping writer, counted in `wwait`, would
+ * writers on the others share the lock's line (doc/rwlock.md has the
+ * throughput with and without the nap). Not on a writer-preferring lock: the napping writer, counted in `wwait`, would
  * keep readers out of a lock that may be free. Not with a timeout: the
  * nap is not bounded by it. The raw system call: glibc's nanosleep is a
  * cancellation point, rdlock/wrlock are not. A signal ends the nap
  * early, which does no harm. */
-#define ST_RW_NAP_NS 20000 /* plus the timer slack: 50 us by default */
+#define ST_RW_NAP_NS 20000 /* plus the timer slack (50 us by default) */
 
 static int writer_naps(struct st_rwlock *rw, const struct timespec *abs)
 {
@@ -98,9 +96,9 @@ static void acquired(struct st_rwlock *rw, int write, int how, int spins, int sl
 	if (write)
 		st_dec(&rw->wwait); /* WRITE is ours: no longer a waiting writer */
 	if (t0)
-		ST_TRACE(rwlock, acquired, rw, caller, write, how,
-			 write ? 0 : st_load_relaxed(&rw->lock) & ST_RW_COUNT, spins, sleeps,
-			 st_now_ns() - t0);
+		st_rwlock_ev_acquired(rw, caller, write, how,
+				      st_rwlock_readers_after(rw, write), spins, sleeps,
+				      st_now_ns() - t0);
 }
 
 int st_rwlock_lock_slow(struct st_rwlock *rw, int write, clockid_t clk,
@@ -112,14 +110,15 @@ int st_rwlock_lock_slow(struct st_rwlock *rw, int write, clockid_t clk,
 		return EINVAL;
 	int self = st_tid(), v = st_load_relaxed(&rw->lock);
 	if ((v & ST_RW_COUNT) == ST_RW_WRLOCKED && st_load_relaxed(&rw->owner) == self) {
-		ST_TRACE(rwlock, misuse, rw, caller, ST_RW_MISUSE_RELOCK_WRITER, self);
+		st_rwlock_ev_misuse(rw, caller, ST_RWLOCK_MISUSE_RELOCK_WRITER, self);
 		return EDEADLK;
 	}
 	struct try_ctx c = { rw, write };
 	if (try_lock(&c)) {
-		ST_TRACE_FULL(caller, rwlock, acquired, rw, caller, write, ST_RW_FAST,
-			      write ? 0 : st_load_relaxed(&rw->lock) & ST_RW_COUNT, 0, 0,
-			      (uint64_t)0);
+		if (st_tracing_full_from(caller))
+			st_rwlock_ev_acquired(rw, caller, write, ST_RWLOCK_HOW_FAST,
+					      st_rwlock_readers_after(rw, write), 0, 0,
+					      (uint64_t)0);
 		return 0;
 	}
 	if (!write && (st_load_relaxed(&rw->lock) & ST_RW_COUNT) == ST_RW_MAX_READERS)
@@ -128,9 +127,10 @@ int st_rwlock_lock_slow(struct st_rwlock *rw, int write, clockid_t clk,
 	int shared = rw->shared != 0, spins, sleeps = 0;
 	unsigned long long t0 = st_tracing() ? st_now_ns() : 0;
 	v = st_load_relaxed(&rw->lock);
-	ST_TRACE(rwlock, requested, rw, caller, write,
-		 (v & ST_RW_COUNT) == ST_RW_WRLOCKED ? 0 : v & ST_RW_COUNT,
-		 st_load_relaxed(&rw->owner), st_load_relaxed(&rw->wwait));
+	if (t0)
+		st_rwlock_ev_requested(rw, caller, write,
+				       st_rwlock_readers(v),
+				       st_load_relaxed(&rw->owner), st_load_relaxed(&rw->wwait));
 	/* From here to its acquisition or timeout a writer counts as waiting:
 	 * on a writer-preferring lock new readers stay out. */
 	if (write)
@@ -138,22 +138,22 @@ int st_rwlock_lock_slow(struct st_rwlock *rw, int write, clockid_t clk,
 	/* No bail on `sleepers` (musl's strategy): it counts threads that
 	 * are about to sleep, most of them behind a word that moves (readers
 	 * come and go) and back in a moment; bailing on them fills the sleep
-	 * loop, and every try there sets S (measured: 4x the futex calls). */
-	if (st_spin(rw, NULL, try_lock, &c, &spins) == ST_SPUN_ACQUIRED) {
-		acquired(rw, write, ST_RW_SPIN, spins, 0, t0, caller);
+	 * loop, and every try there sets S (doc/rwlock.md). */
+	if (st_spin(rw, NULL, try_lock, &c, &spins) == ST_SPIN_OUTCOME_ACQUIRED) {
+		acquired(rw, write, ST_RWLOCK_HOW_SPIN, spins, 0, t0, caller);
 		return 0;
 	}
 	/* The fast-path CAS again, after the nap (it keeps S). rw is
 	 * valid: we are one of its waiting writers. */
 	if (write && writer_naps(rw, abs) && try_lock(&c)) {
-		acquired(rw, write, ST_RW_SLEEP, spins, 0, t0, caller);
+		acquired(rw, write, ST_RWLOCK_HOW_SLEEP, spins, 0, t0, caller);
 		return 0;
 	}
 
-	if (write)
-		ST_TRACE(rwlock, writer_waiting, rw, caller,
-			 (v = st_load_relaxed(&rw->lock) & ST_RW_COUNT) == ST_RW_WRLOCKED ? 0 : v,
-			 st_load_relaxed(&rw->wwait));
+	if (write && t0)
+		st_rwlock_ev_writer_waiting(rw, caller,
+					    st_rwlock_readers(st_load_relaxed(&rw->lock)),
+					    st_load_relaxed(&rw->wwait));
 	while (!try_lock_sleeper(&c)) {
 		/* Counted in `sleepers` from before our look at the word to
 		 * after the futex wait: seq_cst, the other half of the
@@ -178,8 +178,8 @@ int st_rwlock_lock_slow(struct st_rwlock *rw, int write, clockid_t clk,
 				writer_gives_up(rw, shared);
 			st_dec(&rw->sleepers);
 			if (t0)
-				ST_TRACE(rwlock, timeout, rw, caller, write, sleeps,
-					 st_now_ns() - t0);
+				st_rwlock_ev_timeout(rw, caller, write, sleeps,
+						     st_now_ns() - t0);
 			return ETIMEDOUT;
 		}
 		st_dec(&rw->sleepers);
@@ -189,10 +189,10 @@ int st_rwlock_lock_slow(struct st_rwlock *rw, int write, clockid_t clk,
 		int more;
 		r = st_spin(rw, NULL, try_lock_sleeper, &c, &more);
 		spins += more;
-		if (r == ST_SPUN_ACQUIRED)
+		if (r == ST_SPIN_OUTCOME_ACQUIRED)
 			break;
 	}
-	acquired(rw, write, ST_RW_SLEEP, spins, sleeps, t0, caller);
+	acquired(rw, write, ST_RWLOCK_HOW_SLEEP, spins, sleeps, t0, caller);
 	return 0;
 }
 
@@ -202,8 +202,9 @@ int st_rwlock_trylock_failed(struct st_rwlock *rw, int write, const void *caller
 	if (!write && (v & ST_RW_COUNT) == ST_RW_MAX_READERS)
 		r = EAGAIN;
 	st_set_caller(caller);
-	ST_TRACE(rwlock, trylock_failed, rw, caller, write, r,
-		 (v & ST_RW_COUNT) == ST_RW_WRLOCKED ? 0 : v & ST_RW_COUNT,
-		 st_load_relaxed(&rw->owner));
+	if (st_tracing())
+		st_rwlock_ev_trylock_failed(rw, caller, write, r,
+					    st_rwlock_readers(v),
+					    st_load_relaxed(&rw->owner));
 	return r;
 }

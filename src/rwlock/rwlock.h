@@ -87,13 +87,12 @@
  * Waking all is simple and never loses a writer behind a woken reader;
  * woken threads that lose the race set S again. A sleeper spins after
  * every futex return, without bailing on `sleepers`: woken, the lock was
- * released; EAGAIN, the word moved, so its holders run. (Before, it went
- * straight back to the futex, and with a writer behind readers whose
- * count kept moving, every try was an EAGAIN and every release to FREE a
- * wake for nobody.) No spin bails on `sleepers` (musl's strategy, see
+ * released; EAGAIN, the word moved, so its holders run (going straight
+ * back to the futex made every release to FREE a wake for nobody:
+ * doc/rwlock.md). No spin bails on `sleepers` (musl's strategy, see
  * lock.c).
  * The writer's nap: a writer whose spin failed, on a lock that does not
- * prefer writers and without a timeout, sleeps ~70 us (nanosleep; lock.c,
+ * prefer writers and without a timeout, naps (nanosleep; lock.c,
  * writer_naps) and tries the fast-path CAS once more before its sleep
  * loop. No transition of its own and no shared access but that CAS: it
  * is a pause between two tries, each of which keeps S. It frees the CPU
@@ -140,20 +139,20 @@ struct st_rwlock {
 #define ST_RW_MAX_READERS (ST_RW_WRLOCKED - 1)
 #define ST_RW_SHARED 128
 
-/* `how` of the acquired event. */
-enum st_rwlock_how {
-	ST_RW_FAST = 0,  /* uncontended CAS (full level) */
-	ST_RW_SPIN = 1,  /* while spinning */
-	ST_RW_SLEEP = 2, /* after one or more futex sleeps */
-	ST_RW_TRY = 3,   /* tryrdlock/trywrlock (full level) */
-};
+/* Codes (`how`, `what`): enum st_rwlock_how, st_rwlock_misuse in
+ * tracepoints/events/rwlock.def. */
 
-/* `what` of the misuse event. */
-enum st_rwlock_misuse {
-	ST_RW_MISUSE_RELOCK_WRITER = 1,   /* rdlock/wrlock by the write owner (EDEADLK) */
-	ST_RW_MISUSE_UNLOCK_UNLOCKED = 2, /* unlock of a free lock (EPERM) */
-	ST_RW_MISUSE_DESTROY_HELD = 3,    /* destroy while held or waited on */
-};
+/* For events: the readers a lock word v shows (0 when write-held), and
+ * the readers right after an acquisition of `write`'s side. */
+static inline int st_rwlock_readers(int v)
+{
+	return (v & ST_RW_COUNT) == ST_RW_WRLOCKED ? 0 : v & ST_RW_COUNT;
+}
+
+static inline int st_rwlock_readers_after(struct st_rwlock *rw, int write)
+{
+	return write ? 0 : st_load_relaxed(&rw->lock) & ST_RW_COUNT;
+}
 
 static inline struct st_rwlock *st_rwlock(pthread_rwlock_t *rw)
 {
@@ -205,20 +204,24 @@ static inline int st_rwlock_lock(struct st_rwlock *rw, int write, clockid_t clk,
 				 const struct timespec *abs, const void *caller)
 {
 	if (!abs && st_likely(write ? st_rwlock_try_write(rw) : st_rwlock_try_read(rw))) {
-		ST_TRACE_FULL(caller, rwlock, acquired, rw, caller, write, ST_RW_FAST,
-			      write ? 0 : st_load_relaxed(&rw->lock) & ST_RW_COUNT, 0, 0,
-			      (uint64_t)0);
+		if (st_tracing_full_from(caller))
+			st_rwlock_ev_acquired(rw, caller, write, ST_RWLOCK_HOW_FAST,
+					      st_rwlock_readers_after(rw, write), 0, 0,
+					      (uint64_t)0);
 		return 0;
 	}
 	return st_rwlock_lock_slow(rw, write, clk, abs, caller);
 }
 
-static inline int st_rwlock_trylock(struct st_rwlock *rw, int write, const void *caller)
+/* Inlined into both public trylocks: the uncontended path has no call. */
+static inline __attribute__((always_inline)) int
+st_rwlock_trylock(struct st_rwlock *rw, int write, const void *caller)
 {
 	if (st_likely(write ? st_rwlock_try_write(rw) : st_rwlock_try_read(rw))) {
-		ST_TRACE_FULL(caller, rwlock, acquired, rw, caller, write, ST_RW_TRY,
-			      write ? 0 : st_load_relaxed(&rw->lock) & ST_RW_COUNT, 0, 0,
-			      (uint64_t)0);
+		if (st_tracing_full_from(caller))
+			st_rwlock_ev_acquired(rw, caller, write, ST_RWLOCK_HOW_TRY,
+					      st_rwlock_readers_after(rw, write), 0, 0,
+					      (uint64_t)0);
 		return 0;
 	}
 	return st_rwlock_trylock_failed(rw, write, caller);

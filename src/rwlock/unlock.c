@@ -8,7 +8,7 @@
 static int unlocked(struct st_rwlock *rw, const void *caller)
 {
 	st_set_caller(caller);
-	ST_TRACE(rwlock, misuse, rw, caller, ST_RW_MISUSE_UNLOCK_UNLOCKED, 0);
+	st_rwlock_ev_misuse(rw, caller, ST_RWLOCK_MISUSE_UNLOCK_UNLOCKED, 0);
 	return EPERM;
 }
 
@@ -29,7 +29,7 @@ int st_rwlock_unlock(struct st_rwlock *rw, const void *caller)
 		}
 		if (woken >= 0 || st_tracing_full()) {
 			st_set_caller(caller);
-			ST_TRACE(rwlock, released, rw, caller, 1, 0, sleepers, woken);
+			st_rwlock_ev_released(rw, caller, 1, 0, sleepers, woken);
 		}
 		return 0;
 	}
@@ -61,11 +61,11 @@ int st_rwlock_unlock(struct st_rwlock *rw, const void *caller)
 	if (!(n & ST_RW_COUNT) && (v & ST_RW_SLEEPERS)) {
 		st_set_caller(caller);
 		woken = st_futex_wake(&rw->lock, INT_MAX, shared, rw);
-		ST_TRACE(rwlock, readers_drained, rw, caller, sleepers, woken);
+		st_rwlock_ev_readers_drained(rw, caller, sleepers, woken);
 	}
 	if (woken >= 0 || st_tracing_full()) {
 		st_set_caller(caller);
-		ST_TRACE(rwlock, released, rw, caller, 0, n & ST_RW_COUNT, sleepers, woken);
+		st_rwlock_ev_released(rw, caller, 0, n & ST_RW_COUNT, sleepers, woken);
 	}
 	return 0;
 }

@@ -24,7 +24,7 @@ int st_sem_init(struct st_sem *s, int pshared, unsigned value, const void *calle
 	s->private = pshared ? ST_SEM_SHARED : 0;
 	s->initial = value | ST_SEM_INITIAL_KNOWN; /* SYNCTRACE_SEM_MAX=init (post.c) */
 	st_set_caller(caller);
-	ST_TRACE(sem, init, s, caller, (int)value, pshared != 0);
+	st_sem_ev_init(s, caller, (int)value, pshared != 0);
 	return 0;
 }
 
@@ -34,7 +34,7 @@ int st_sem_destroy(struct st_sem *s, const void *caller)
 {
 	uint64_t d = __atomic_load_n(&s->data, __ATOMIC_RELAXED);
 	st_set_caller(caller);
-	ST_TRACE(sem, destroy, s, caller, (int)st_sem_tokens(d), (int)(d >> 32));
+	st_sem_ev_destroy(s, caller, (int)st_sem_tokens(d), (int)(d >> 32));
 	return 0;
 }
 

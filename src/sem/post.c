@@ -5,9 +5,6 @@
 #include "internal/futex.h"
 #include "sem/sem.h"
 
-/* `what` of synctrace_sem:misuse (SYNCTRACE_SEM_MAX). */
-enum { ST_SEM_ABOVE_INITIAL = 1, ST_SEM_ABOVE_MAX = 2 };
-
 /* The post. limit < 0: no SYNCTRACE_SEM_MAX check; inlined into both
  * callers, so the default one (limit -1, a constant) has no trace of it. */
 static inline __attribute__((always_inline)) int post(struct st_sem *s, const void *caller,
@@ -20,8 +17,8 @@ static inline __attribute__((always_inline)) int post(struct st_sem *s, const vo
 	do {
 		if (st_sem_tokens(d) >= SEM_VALUE_MAX) {
 			st_set_caller(caller);
-			ST_TRACE(sem, post, s, caller, EOVERFLOW, (int)st_sem_tokens(d),
-				 (int)(d >> 32), -1);
+			st_sem_ev_post(s, caller, EOVERFLOW, (int)st_sem_tokens(d),
+				       (int)(d >> 32), -1);
 			return EOVERFLOW;
 		}
 		/* Release: what the poster wrote is visible to the taker
@@ -38,16 +35,17 @@ static inline __attribute__((always_inline)) int post(struct st_sem *s, const vo
 		st_set_caller(caller);
 		if ((uint32_t)nwaiters > st_sem_tokens(d))
 			woken = st_futex_wake(&s->value, 1, shared, s);
-		ST_TRACE(sem, post, s, caller, 0, (int)st_sem_tokens(d) + 1, nwaiters, woken);
+		st_sem_ev_post(s, caller, 0, (int)st_sem_tokens(d) + 1, nwaiters, woken);
 	} else {
-		ST_TRACE_FULL(caller, sem, post, s, caller, 0, (int)st_sem_tokens(d) + 1,
-			      0, -1);
+		if (st_tracing_full_from(caller))
+			st_sem_ev_post(s, caller, 0, (int)st_sem_tokens(d) + 1,
+				       0, -1);
 	}
 	/* The value this post left (the word's, which the woken sleeper has
 	 * not taken from yet) above the limit: after the post event. */
 	if (limit >= 0 && st_sem_tokens(d) + 1 > (uint32_t)limit) {
 		st_set_caller(caller);
-		ST_TRACE(sem, misuse, s, caller, what, (int)st_sem_tokens(d) + 1, limit);
+		st_sem_ev_misuse(s, caller, what, (int)st_sem_tokens(d) + 1, limit);
 	}
 	return 0;
 }
@@ -57,17 +55,17 @@ static __attribute__((noinline)) int post_checked(struct st_sem *s, const void *
 {
 	unsigned initial = s->initial;
 	int limit = -1, what = 0;
-	if ((st_sem_max_mode & ST_SEM_MAX_INIT) && (initial & ST_SEM_INITIAL_KNOWN))
-		limit = (int)(initial & ~ST_SEM_INITIAL_KNOWN), what = ST_SEM_ABOVE_INITIAL;
-	else if (st_sem_max_mode & ST_SEM_MAX_FIXED)
-		limit = st_sem_max, what = ST_SEM_ABOVE_MAX;
+	if ((st_sem_max_mode & ST_META_SEM_MAX_INIT) && (initial & ST_SEM_INITIAL_KNOWN))
+		limit = (int)(initial & ~ST_SEM_INITIAL_KNOWN), what = ST_SEM_MISUSE_ABOVE_INITIAL;
+	else if (st_sem_max_mode & ST_META_SEM_MAX_FIXED)
+		limit = st_sem_max, what = ST_SEM_MISUSE_ABOVE_MAX;
 	return post(s, caller, limit, what);
 }
 
 int st_sem_post(struct st_sem *s, const void *caller)
 {
 	/* The only cost of the check when it is off: this predictable branch. */
-	if (st_unlikely(st_sem_max_mode != ST_SEM_MAX_OFF))
+	if (st_unlikely(st_sem_max_mode != ST_META_SEM_MAX_OFF))
 		return post_checked(s, caller);
 	return post(s, caller, -1, 0);
 }

@@ -64,13 +64,12 @@
  * sleep that timed out or was interrupted (it was not in m), or cancelled
  * (then it passes a wake on). So with a sleeper queued, v <=
  * m < n at every post: the gate never skips a needed wake. A post with
- * v >= n would only wake a thread that is already awake; with n > 0 as
- * the gate (glibc's rule) 88 % of the wakes in bench_sem_channel woke
- * nobody. tests/model/sem.pml checks it (2 and 3 waiters and posters);
+ * v >= n would only wake a thread that is already awake (doc/sem.md: the
+ * wakes glibc's n > 0 gate wastes). tests/model/sem.pml checks it (2 and 3 waiters and posters);
  * the mutation one wake short is caught. The kernel makes a woken sleeper
  * return 0, never ETIMEDOUT, so the token a wake stands for is always
  * looked at: a woken sleeper tries to take a token before it checks for a
- * timeout. No has-waiters bit to lose (musl 2022/2024 lost one).
+ * timeout. No has-waiters bit to lose (doc/sem.md).
  *
  * LIFETIME: a registered sleeper keeps the semaphore alive (destroying a
  * semaphore with waiters is undefined). The CAS that takes a token also
@@ -117,13 +116,7 @@ struct st_sem {
 #define ST_SEM_ONE_WAITER (1ull << 32) /* nwaiters' unit in `data` */
 #define ST_SEM_INITIAL_KNOWN 0x80000000u /* in `initial`: sem_init set it (values fit in 31 bits) */
 
-/* `how` of the acquired event. */
-enum st_sem_how {
-	ST_SEM_FAST = 0,    /* token there at once (full level) */
-	ST_SEM_SPIN = 1,    /* taken while spinning */
-	ST_SEM_SLEEP = 2,   /* taken after registering as a sleeper */
-	ST_SEM_TRYWAIT = 3, /* sem_trywait took one (full level) */
-};
+/* Codes (`how`): enum st_sem_how in tracepoints/events/sem.def. */
 
 static inline struct st_sem *st_sem(sem_t *s)
 {
@@ -162,8 +155,9 @@ static inline int st_sem_wait(struct st_sem *s, clockid_t clk,
 			      const struct timespec *abs, const void *caller)
 {
 	if (st_likely(st_sem_take(s))) {
-		ST_TRACE_FULL(caller, sem, acquired, s, caller, ST_SEM_FAST, 0, 0,
-			      (uint64_t)0);
+		if (st_tracing_full_from(caller))
+			st_sem_ev_acquired(s, caller, ST_SEM_HOW_FAST, 0, 0,
+					   (uint64_t)0);
 		return 0;
 	}
 	return st_sem_wait_slow(s, clk, abs, caller);
@@ -172,8 +166,9 @@ static inline int st_sem_wait(struct st_sem *s, clockid_t clk,
 static inline int st_sem_trywait(struct st_sem *s, const void *caller)
 {
 	if (st_likely(st_sem_take(s))) {
-		ST_TRACE_FULL(caller, sem, acquired, s, caller, ST_SEM_TRYWAIT, 0, 0,
-			      (uint64_t)0);
+		if (st_tracing_full_from(caller))
+			st_sem_ev_acquired(s, caller, ST_SEM_HOW_TRYWAIT, 0, 0,
+					   (uint64_t)0);
 		return 0;
 	}
 	return st_sem_trywait_failed(s, caller);

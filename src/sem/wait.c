@@ -52,23 +52,24 @@ int st_sem_wait_slow(struct st_sem *s, clockid_t clk, const struct timespec *abs
 
 	int shared = s->private != 0, spins = 0, sleeps = 0;
 	unsigned long long t0 = st_tracing() ? st_now_ns() : 0;
-	ST_TRACE(sem, wait_begin, s, caller, st_load_relaxed(&s->value),
-		 st_load_relaxed(&s->nwaiters));
+	if (t0)
+		st_sem_ev_wait_begin(s, caller, st_load_relaxed(&s->value),
+				     st_load_relaxed(&s->nwaiters));
 
 	if (st_spin_handoff(s, &s->nwaiters, take, s, &s->spin_misses, &spins) ==
-	    ST_SPUN_ACQUIRED) {
+	    ST_SPIN_OUTCOME_ACQUIRED) {
 		/* The hint is written before we return: s lives at least until
 		 * its waiter returns (only sem_post must not touch it late). */
 		if (t0)
-			ST_TRACE(sem, acquired, s, caller, ST_SEM_SPIN, spins, 0,
-				 st_now_ns() - t0);
+			st_sem_ev_acquired(s, caller, ST_SEM_HOW_SPIN, spins, 0,
+					   st_now_ns() - t0);
 		return 0;
 	}
 
 	/* * → *+1 waiter. From here on s stays valid: a registered sleeper
 	 * keeps the semaphore alive until it drops its registration. */
 	uint64_t d = __atomic_add_fetch(&s->data, ST_SEM_ONE_WAITER, __ATOMIC_RELAXED);
-	ST_TRACE(sem, sleep, s, caller, (int)(d >> 32));
+	st_sem_ev_sleep(s, caller, (int)(d >> 32));
 	struct sleeper w = { s };
 	int r = 0;
 	pthread_cleanup_push(cancelled, &w);
@@ -98,19 +99,20 @@ int st_sem_wait_slow(struct st_sem *s, clockid_t clk, const struct timespec *abs
 	pthread_cleanup_pop(0);
 	if (r > 0) {
 		if (t0)
-			ST_TRACE(sem, timeout, s, caller, r, sleeps, st_now_ns() - t0);
+			st_sem_ev_timeout(s, caller, r, sleeps, st_now_ns() - t0);
 		return r;
 	}
 	/* The token is ours; s may be gone already: only its address. */
 	if (t0)
-		ST_TRACE(sem, acquired, s, caller, ST_SEM_SLEEP, spins, sleeps,
-			 st_now_ns() - t0);
+		st_sem_ev_acquired(s, caller, ST_SEM_HOW_SLEEP, spins, sleeps,
+				   st_now_ns() - t0);
 	return 0;
 }
 
 int st_sem_trywait_failed(struct st_sem *s, const void *caller)
 {
 	st_set_caller(caller);
-	ST_TRACE(sem, trywait_failed, s, caller, st_load_relaxed(&s->nwaiters));
+	if (st_tracing())
+		st_sem_ev_trywait_failed(s, caller, st_load_relaxed(&s->nwaiters));
 	return EAGAIN;
 }

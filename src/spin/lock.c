@@ -15,8 +15,8 @@ int st_spinlock_lock_slow(volatile int *l, const void *caller)
 	} while (!st_cas_acquire(l, 0, 1));
 	if (t0) {
 		st_set_caller(caller);
-		ST_TRACE(spinlock, contended, (const void *)l, caller,
-			 n > 0x7fffffff ? 0x7fffffff : (int)n, st_now_ns() - t0);
+		st_spinlock_ev_contended((const void *)l, caller,
+					 n > 0x7fffffff ? 0x7fffffff : (int)n, st_now_ns() - t0);
 	}
 	return 0;
 }

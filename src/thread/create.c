@@ -70,7 +70,7 @@ static void tracer_thread_end(void *unused)
 
 static void app_thread_end(void *unwound)
 {
-	ST_TRACE(thread, exit, unwound != 0);
+	st_thread_ev_exit(unwound != 0);
 }
 
 static void *run_tracer_thread(struct start s)
@@ -92,7 +92,7 @@ static void *run_app_thread(struct start s)
 {
 	void *ret;
 	st_set_caller(0);
-	ST_TRACE(thread, start, s.creator, (const void *)s.fn);
+	st_thread_ev_start(s.creator, (const void *)s.fn);
 	pthread_cleanup_push(app_thread_end, (void *)1);
 	ret = s.fn(s.arg);
 	pthread_cleanup_pop(0);

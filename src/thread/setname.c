@@ -20,8 +20,8 @@ ST_EXPORT int pthread_setname_np(pthread_t t, const char *name)
 	int r = real(t, name);
 	if (r == 0 && st_tracing()) {
 		st_set_caller(ST_CALLER());
-		ST_TRACE(thread, name, (uint64_t)t, pthread_equal(t, pthread_self()) ? st_tid() : 0,
-			 name);
+		st_thread_ev_name((uint64_t)t, pthread_equal(t, pthread_self()) ? st_tid() : 0,
+				  name);
 	}
 	return r;
 }

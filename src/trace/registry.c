@@ -25,10 +25,10 @@ ST_EXPORT int synctrace_register_probes(const struct st_probes *probes, unsigned
 	st_store_release(&st_probes_in, probes);
 	st_store_release(&st_trace_flags, st_level);
 	st_set_caller(0);
-	ST_TRACE(meta, start, ST_FORMAT_MAJOR, ST_FORMAT_MINOR, st_level,
-		 st_spin_mode, st_spin_limit);
+	st_meta_ev_start(ST_FORMAT_MAJOR, ST_FORMAT_MINOR, st_level,
+			 st_spin_mode, st_spin_limit);
 	/* settings start lacks; second: the probes emit both once it is in */
-	ST_TRACE(meta, config, st_sem_max_mode, st_sem_max, st_spin_all_mutexes);
+	st_meta_ev_config(st_sem_max_mode, st_sem_max, st_spin_all_mutexes);
 	return 0;
 }
 
@@ -38,7 +38,7 @@ ST_EXPORT void synctrace_unregister_probes(void)
 		return;
 	st_set_caller(0);
 	int n = st_objects_flush();
-	ST_TRACE(meta, stop, n);
+	st_meta_ev_stop(n);
 	st_store_release(&st_trace_flags, 0);
 }
 

@@ -23,7 +23,7 @@ static int spin_then_sleep(const void *obj, volatile int *addr, int val,
 	int spins, r = 0;
 
 	if ((misses ? st_spin_handoff(obj, waiters, changed, &c, misses, &spins)
-		    : st_spin(obj, waiters, changed, &c, &spins)) == ST_SPUN_ACQUIRED)
+		    : st_spin(obj, waiters, changed, &c, &spins)) == ST_SPIN_OUTCOME_ACQUIRED)
 		return 0;
 	/* Counted before the word is looked at again, both seq_cst: a waker
 	 * that changes the word, then finds *waiters 0 (seq_cst too), may skip

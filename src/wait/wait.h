@@ -22,19 +22,13 @@
 #include "internal/futex.h"
 #include "internal/trace.h"
 
-/* Outcomes, as in the spin event's `outcome` field. */
-enum st_spin_outcome {
-	ST_SPUN_ACQUIRED = 0,    /* try_acquire succeeded while spinning */
-	ST_SPUN_GAVE_UP = 1,     /* the budget ran out */
-	ST_SPUN_SAW_WAITERS = 2, /* bail strategy: sleepers already queued */
-	ST_SPUN_NOT = 3,         /* strategy none: no loop, no event */
-};
+/* Outcomes: enum st_spin_outcome (tracepoints/events/spin.def). */
 
 /* Probes back off: 1, 2, 4 … ST_SPIN_GAP_MAX pauses between two calls of
  * try_acquire. A probe reads the object's line; while a spinner keeps
  * re-reading a word its owner keeps writing, every write of the owner
- * must first take the line back. A gap of ~0.3 µs (16 pauses of ~19 ns
- * here) costs a hand-off at most that much latency. */
+ * must first take the line back. The largest gap is the most latency a
+ * hand-off pays for it (doc/spin.md). */
 #define ST_SPIN_GAP_MAX 16
 
 /* Returns an st_spin_outcome; *iterations gets the pauses spun. try_acquire
@@ -48,23 +42,23 @@ static inline int st_spin_for(const void *obj, volatile int *waiters,
 	unsigned long long t0 = 0;
 
 	*iterations = 0;
-	if (mode == ST_SPIN_NONE || limit <= 0)
-		return ST_SPUN_NOT;
+	if (mode == ST_SPIN_MODE_NONE || limit <= 0)
+		return ST_SPIN_OUTCOME_NOT;
 	if (limit > INT_MAX - ST_SPIN_GAP_MAX) /* i may pass limit by a gap */
 		limit = INT_MAX - ST_SPIN_GAP_MAX;
 	if (st_tracing())
 		t0 = st_now_ns();
 	for (;;) {
 		if (try_acquire(ctx)) {
-			outcome = ST_SPUN_ACQUIRED;
+			outcome = ST_SPIN_OUTCOME_ACQUIRED;
 			break;
 		}
 		if (i >= limit) {
-			outcome = ST_SPUN_GAVE_UP;
+			outcome = ST_SPIN_OUTCOME_GAVE_UP;
 			break;
 		}
-		if (mode == ST_SPIN_BAIL && waiters && st_load_relaxed(waiters)) {
-			outcome = ST_SPUN_SAW_WAITERS;
+		if (mode == ST_SPIN_MODE_BAIL && waiters && st_load_relaxed(waiters)) {
+			outcome = ST_SPIN_OUTCOME_SAW_WAITERS;
 			break;
 		}
 		for (int k = 0; k < gap; k++)
@@ -75,7 +69,7 @@ static inline int st_spin_for(const void *obj, volatile int *waiters,
 	}
 	*iterations = i;
 	if (t0)
-		ST_TRACE(spin, loop, obj, i, outcome, mode, st_now_ns() - t0);
+		st_spin_ev_loop(obj, i, outcome, mode, st_now_ns() - t0);
 	return outcome;
 }
 
@@ -89,12 +83,11 @@ static inline int st_spin(const void *obj, volatile int *waiters,
 /* Hand-off waits (a semaphore token, a barrier's round) are ended by
  * another thread's action, not by a release of a lock that is held for a
  * short while. If that thread was asleep, the wait lasts as long as its
- * wake-up: ~4 µs here (glibc's semaphore ping-pong, ~280k waits/s). A
- * budget that covers a wake-up lets a ping-pong that slept once settle
- * into both sides spinning, with no system call at all; the default
- * budget (~2 µs) falls short of it, so both sides sleep forever after.
- * The budget is ST_SPIN_HANDOFF times SYNCTRACE_SPIN's count (default
- * 1000 pauses, ~19 µs).
+ * wake-up; a budget that covers a wake-up lets a ping-pong that slept once
+ * settle into both sides spinning, with no system call at all, where the
+ * default budget falls short of it and both sides would sleep forever
+ * after. The budget is ST_SPIN_HANDOFF times SYNCTRACE_SPIN's count
+ * (doc/spin.md has the figures).
  *
  * Spinning only pays while the other thread runs on another CPU. On a
  * loaded machine the scheduler often queues it behind the spinner, and
@@ -102,18 +95,16 @@ static inline int st_spin(const void *obj, volatile int *waiters,
  * straight loops that ran out, waits on that object stop spinning; then
  * waits probe again, the first after ST_SPIN_PROBE waits, each next one
  * after twice as many, up to one in ST_SPIN_PROBE_MAX (a failed probe
- * costs its budget, ~19 µs: spread over 128 waits that was ~0.15 µs per
- * wait, ~3 % of a 4-thread barrier round; over 4096, 5 ns), and a loop
- * that succeeds restores spinning. *misses is a hint read and written
- * with relaxed atomics: a lost update only shifts when spinning resumes. */
+ * costs its whole budget), and a loop that succeeds restores spinning.
+ * *misses is a hint read and written with relaxed atomics: a lost update
+ * only shifts when spinning resumes. */
 #define ST_SPIN_HANDOFF 10
 #define ST_SPIN_MISSES 2
 #define ST_SPIN_PROBE 128
 #define ST_SPIN_PROBE_MAX 4096
 /* The same scheme for the relock after a condvar wait (mutex/lock.c), per
  * thread, after more misses in a row: its spins are short (the default
- * budget) and succeed now and then on a busy mutex (two-queue B looked
- * ~10 % slower with 2, within this machine's noise), while on a loaded
+ * budget) and succeed now and then on a busy mutex, while on a loaded
  * machine they fail every time (a cond ping-pong). */
 #define ST_RELOCK_MISSES 8
 
@@ -148,10 +139,10 @@ static inline int st_spin_handoff_budget(volatile int *misses)
 static inline void st_spin_adaptive_done(volatile int *misses, int outcome, int max)
 {
 	int m = st_load_relaxed(misses);
-	if (outcome == ST_SPUN_ACQUIRED) {
+	if (outcome == ST_SPIN_OUTCOME_ACQUIRED) {
 		if (m)
 			st_store_relaxed(misses, 0);
-	} else if (outcome == ST_SPUN_GAVE_UP && m < max) {
+	} else if (outcome == ST_SPIN_OUTCOME_GAVE_UP && m < max) {
 		st_store_relaxed(misses, m + 1);
 	}
 }

@@ -19,7 +19,7 @@ expect() { # expect WHAT COUNT PATTERN
 	if [ "$n" -eq "$2" ]; then pass "$1: $n"; else fail "$1: expected $2, found $n"; fi
 }
 expect "contended requests" 5 'synctrace_mutex:requested:'
-expect "acquired after sleeping" 5 'synctrace_mutex:acquired:.*how = 2,'
+expect "acquired after sleeping" 5 'synctrace_mutex:acquired:.*how = \( "SLEEP" : container = 2 \),'
 expect "acquired, all" 5 'synctrace_mutex:acquired:'
 expect "futex waits, woken" 5 'synctrace_futex:wait:.*result = 0,'
 expect "futex waits, all" 5 'synctrace_futex:wait:'
@@ -35,11 +35,11 @@ trace_has "contexts vpid, vtid, procname (and no ip)" "$T/trace" \
 	'synctrace_mutex:requested: .*vpid = [0-9]+, vtid = [0-9]+, procname = "[^"]*" }'
 trace_has "statedump recorded" "$T/trace" 'lttng_ust_statedump:bin_info'
 trace_has "SYNCTRACE_SPIN=none reached the program (spin_mode 0)" "$T/trace" \
-	'synctrace_meta:start: .*spin_mode = 0'
+	'synctrace_meta:start: .*spin_mode = \( "NONE" : container = 0 \)'
 
 run_st 0 "record --level full" record -q --level full -o "$T/full" -- "$prog"
 trace_has "SYNCTRACE_LEVEL=full reached the program (level 2)" "$T/full" \
-	'synctrace_meta:start: .*level = 2'
+	'synctrace_meta:start: .*level = \( "FULL" : container = 2 \)'
 
 # The report, when the analyzer is built (another component).
 if "$SYNCTRACE" report "$T/trace" >"$T/report" 2>"$T/err"; then

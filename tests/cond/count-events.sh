@@ -1,7 +1,9 @@
 #!/bin/sh
 # usage: count-events.sh [-p PROCNAME] SPEC... TRACE_DIR
 # SPEC is EVENT=N (exactly N events EVENT, e.g. synctrace_cond:signal=2),
-# EVENT/FIELD=VALUE=N (exactly N of them with that field value), or either
+# EVENT/FIELD=VALUE=N (exactly N of them with that field value: an
+# enumeration field's value, babeltrace2's '( "LABEL" : container = V )',
+# matches its integer V), or either
 # with =+N (at least N). Every SPEC must hold. -p: count only the events of
 # processes with that procname (the first 15 characters of the program's
 # name): traced tests running at the same time share each other's events.
@@ -20,7 +22,9 @@ while [ $# -gt 1 ]; do
 	case $key in
 	*/*)
 		ev=${key%%/*} fv=${key#*/}
-		got=$(printf '%s\n' "$out" | grep " $ev: " | grep -c -E "[{ ]${fv%%=*} = ${fv#*=}[,} ]")
+		f=${fv%%=*} v=${fv#*=}
+		got=$(printf '%s\n' "$out" | grep " $ev: " |
+			grep -c -E "[{ ]$f = ($v|\( \"[A-Z_0-9]+\" : container = $v \))[,} ]")
 		;;
 	*)
 		ev=$key

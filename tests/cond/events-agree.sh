@@ -1,7 +1,8 @@
 #!/bin/sh
 # The condvar's events, its state-machine block and EVENTS.md agree:
 #  - every event of tracepoints/events/cond.def has exactly one call site
-#    (ST_TRACE(cond, name, ...)) under src/ — one tracepoint, one call site;
+#    (its emitter st_cond_ev_<name>(...)) under src/ — one tracepoint, one
+#    call site;
 #  - every call site names an event of cond.def;
 #  - every event is documented in the synctrace_cond section of EVENTS.md;
 #  - every state-transition event appears in the table of src/cond/cond.h.
@@ -12,7 +13,7 @@ fail=0
 events=$(sed -n 's/^ST_EVENT(cond, \([a-z_]*\),.*/\1/p' "$def")
 [ -n "$events" ] || { echo "no events in $def" >&2; exit 1; }
 section=$(sed -n '/^## synctrace_cond/,/^## /p' "$root/tracepoints/EVENTS.md")
-sites=$(grep -rhoE 'ST_TRACE\(cond, [a-z_]+' "$root/src" | sed 's/ST_TRACE(cond, //')
+sites=$(grep -rhoE '\bst_cond_ev_[a-z_]+\(' "$root/src" | sed 's/^st_cond_ev_//; s/($//')
 for e in $events; do
 	n=$(printf '%s\n' "$sites" | grep -cx "$e")
 	[ "$n" -eq 1 ] || { echo "cond:$e has $n call sites (want 1)" >&2; fail=1; }
@@ -25,6 +26,6 @@ for e in $events; do
 	esac
 done
 for s in $sites; do
-	printf '%s\n' "$events" | grep -qx "$s" || { echo "ST_TRACE(cond, $s) has no event" >&2; fail=1; }
+	printf '%s\n' "$events" | grep -qx "$s" || { echo "st_cond_ev_$s() has no event" >&2; fail=1; }
 done
 exit $fail

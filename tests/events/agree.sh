@@ -2,11 +2,10 @@
 # The event definitions, the code and the documentation agree:
 #  - every event of tracepoints/events/<family>.def is documented in a table
 #    row of tracepoints/EVENTS.md under its provider's section;
-#  - every event is emitted somewhere in src/ (no dead definitions), and
-#    events with more than one ST_TRACE site are listed (STYLE.md rule 4:
-#    a family routes such an event through one inline emitter, as
-#    src/mutex/events.h does);
-#  - no ST_TRACE names an event that is not defined.
+#  - every event is emitted somewhere in src/ (no dead definitions): its
+#    generated emitter st_<family>_ev_<event>() is called (raw-emission.sh
+#    checks that nothing else emits);
+#  - every emitter called is one of a defined event.
 # usage: agree.sh SOURCE_DIR
 set -u
 root=$1
@@ -23,21 +22,34 @@ while read -r fam ev; do
 		echo "agree: synctrace_$fam:$ev is not documented in EVENTS.md" >&2
 		fail=1
 	fi
-	n=$(grep -rEn "ST_TRACE(_FULL)?\(([^,]*, *)?$fam, *$ev[,)]" "$root/src" | wc -l)
-	# synctrace_stack is emitted by the probe library itself (tracepoints/stacks.c).
+	n=$(grep -rEn "\bst_${fam}_ev_$ev\(" "$root/src" | wc -l)
+	# synctrace_stack and meta:mapping are emitted by the probe library
+	# itself (tracepoints/stacks.c, tracepoints/shared.c).
 	n=$((n + $(cat "$root/tracepoints/stacks.c" 2>/dev/null | grep -cE "st_orig\.${fam}_$ev\(")))
+	n=$((n + $(cat "$root/tracepoints/shared.c" 2>/dev/null | grep -cE "st_shr_orig\.${fam}_$ev\(")))
 	if [ "$n" -eq 0 ]; then
 		echo "agree: synctrace_$fam:$ev is defined but never emitted" >&2
 		fail=1
-	elif [ "$n" -gt 1 ]; then
-		echo "agree: note: synctrace_$fam:$ev has $n ST_TRACE sites" >&2
 	fi
 done <<<"$defs"
 # Every emitted event is defined.
-grep -rhoE "ST_TRACE\([a-z_0-9]+, *[a-z_0-9]+" "$root/src" --exclude=trace.h | sed 's/ST_TRACE(//; s/, */ /' | sort -u |
+grep -rhoE "\bst_[a-z0-9]+_ev_[a-z_0-9]+\(" "$root/src" | sed 's/^st_//; s/($//; s/_ev_/ /' | sort -u |
 	while read -r fam ev; do
-		grep -qx "$fam $ev" <<<"$defs" || { echo "agree: $fam:$ev is emitted but not defined" >&2; exit 1; }
+		grep -qx "$fam $ev" <<<"$defs" || { echo "agree: st_${fam}_ev_$ev is called but not defined" >&2; exit 1; }
 	done || fail=1
+# Every code (ST_ENUM/ST_FLAGS) is in the Codes table of EVENTS.md, each
+# value with its label.
+codes=$(awk '/^## Codes/ {on = 1; next} /^## / {on = 0} on' "$root/tracepoints/EVENTS.md")
+for f in "$root"/tracepoints/events/*.def; do
+	awk '/^ST_(ENUM|FLAGS)\(/ { sub(/^ST_(ENUM|FLAGS)\(/, ""); split($0, a, /, */); e = a[1] "_" a[2]; next }
+	     /^[ \t]*ST_V\(/ { sub(/^[ \t]*ST_V\(/, ""); split($0, a, /, */); print e, a[2], a[1] }' "$f"
+done | while read -r e v label; do
+	row=$(grep "^| \`$e\`" <<<"$codes")
+	if [ -z "$row" ] || ! grep -qE "[|,] $v $label(,| \|)" <<<"$row"; then
+		echo "agree: code $e $v $label is not in the Codes table of EVENTS.md" >&2
+		exit 1
+	fi
+done || fail=1
 n=$(wc -l <<<"$defs")
 [ $fail -eq 0 ] && echo "agree: $n events defined, documented and emitted"
 exit $fail

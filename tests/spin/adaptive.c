@@ -20,7 +20,7 @@ static int run(volatile int *misses, int max, int n, int *at)
 			if (got < 8)
 				at[got] = i;
 			got++;
-			st_spin_adaptive_done(misses, ST_SPUN_GAVE_UP, max);
+			st_spin_adaptive_done(misses, ST_SPIN_OUTCOME_GAVE_UP, max);
 		}
 	}
 	return got;
@@ -42,12 +42,12 @@ static void backs_off(int max)
 	/* a probe that acquires restores spinning at once */
 	misses = max + 4096;
 	CHECK_EQ(st_spin_adaptive_budget(&misses, BUDGET, max), BUDGET);
-	st_spin_adaptive_done(&misses, ST_SPUN_ACQUIRED, max);
+	st_spin_adaptive_done(&misses, ST_SPIN_OUTCOME_ACQUIRED, max);
 	CHECK_EQ(misses, 0);
 	CHECK_EQ(st_spin_adaptive_budget(&misses, BUDGET, max), BUDGET);
 	/* a success before max misses resets the count */
-	st_spin_adaptive_done(&misses, ST_SPUN_GAVE_UP, max);
-	st_spin_adaptive_done(&misses, ST_SPUN_ACQUIRED, max);
+	st_spin_adaptive_done(&misses, ST_SPIN_OUTCOME_GAVE_UP, max);
+	st_spin_adaptive_done(&misses, ST_SPIN_OUTCOME_ACQUIRED, max);
 	CHECK_EQ(misses, 0);
 	/* the count saturates into the every-4096 phase, never overflows */
 	misses = max + (1 << 24) + 1;

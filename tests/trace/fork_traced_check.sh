@@ -4,7 +4,7 @@
 # repeated, with the same nonce: tracepoints/EVENTS.md, meta:start).
 set -u
 events=$(babeltrace2 "$1") || { echo "fork_traced: cannot read $1" >&2; exit 1; }
-n=$(grep 'synctrace_mutex:acquired:.*how = 2,' <<<"$events" |
+n=$(grep 'synctrace_mutex:acquired:.*how = ( "SLEEP" : container = 2 ),' <<<"$events" |
 	sed -n 's/.*vpid = \([0-9]*\).*/\1/p' | sort -u | wc -l)
 if [ "$n" -ne 2 ]; then
 	echo "fork_traced: after-sleep acquisitions from $n processes, expected 2 (parent and child)" >&2

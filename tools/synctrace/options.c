@@ -6,28 +6,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "setting/setting.h"
 #include "synctrace.h"
 
+/* The library's own parsers (src/setting/setting.c, compiled in), so the
+ * command accepts exactly the values the library will. */
 static int valid_level(const char *s)
 {
-	return !strcmp(s, "contention") || !strcmp(s, "full");
+	int level;
+	return st_parse_level(s, &level) == 0;
 }
 
-/* none, bail, full, N, bail:N, full:N (the library parses it; this only
- * catches typos before a trace is made for nothing). */
 static int valid_spin(const char *s)
 {
-	const char *n = s;
-	if (!strcmp(s, "none") || !strcmp(s, "bail") || !strcmp(s, "full"))
-		return 1;
-	if (!strncmp(s, "bail:", 5) || !strncmp(s, "full:", 5))
-		n = s + 5;
-	if (!*n)
-		return 0;
-	for (; *n; n++)
-		if (*n < '0' || *n > '9')
-			return 0;
-	return 1;
+	int mode, limit;
+	return st_parse_spin(s, &mode, &limit) == 0;
 }
 
 int parse_size(const char *s, uint64_t *out)

@@ -16,10 +16,12 @@
  *
  * FAMILIES
  *   Each provider family with a model file analysis/model/<family>.c
- *   defines `void sa_<family>_event(struct sa_model *, const struct
- *   sa_event *)`; the build lists those that have both a .def and a model
- *   file in the generated sa_families.h, and sa_model_feed dispatches each
- *   event to its family. Family state per object hangs off `ext`. */
+ *   declares its descriptor `const struct sa_family sa_family_<family>`
+ *   (sa_family.h: event handler, per-object state, merge, wait kinds); the
+ *   build lists those that have both a .def and a model file in the
+ *   generated sa_families.h, and sa_model_feed dispatches each event to
+ *   its family. Family state per object hangs off `ext`; event fields are
+ *   read by id (sa_fields.h). */
 #ifndef SA_MODEL_H
 #define SA_MODEL_H
 
@@ -28,20 +30,22 @@
 #include "sa_dist.h"
 #include "sa_event.h"
 #include "sa_map.h"
+#include "sa_waits.h"
 
 #define SA_NAME_MAX 24
 
+/* One per family (sa_family.h): SA_OBJ_MUTEX, SA_OBJ_COND, SA_OBJ_SEM,
+ * SA_OBJ_RWLOCK, SA_OBJ_BARRIER, SA_OBJ_SPINLOCK, SA_OBJ_ONCE are the
+ * types objects have; the families without per-object state (futex,
+ * spin, meta, thread, work) have an enumerator no object gets. */
 enum sa_obj_type {
 	SA_OBJ_UNKNOWN = 0, /* only futex/spin events seen so far */
-	SA_OBJ_MUTEX,       /* synctrace_mutex */
-	SA_OBJ_COND,        /* synctrace_cond */
-	SA_OBJ_SEM,         /* synctrace_sem */
-	SA_OBJ_RWLOCK,      /* synctrace_rwlock */
-	SA_OBJ_BARRIER,     /* synctrace_barrier */
-	SA_OBJ_SPIN,        /* synctrace_spin (spinlocks; spin:loop is generic) */
-	SA_OBJ_ONCE,        /* synctrace_once */
+#define SA_FAMILY(f, F) SA_OBJ_##F,
+#include "sa_families.h"
+#undef SA_FAMILY
 	SA_OBJ_NTYPES
 };
+/* Its family's name ("mutex", "cond", "spinlock"...), "unknown". */
 const char *sa_obj_type_name(enum sa_obj_type t);
 
 struct sa_proc {
@@ -63,6 +67,7 @@ struct sa_proc {
 	int have_mutex_spin, all_mutexes_spin;
 	/* Units of work (synctrace_work:done, or the --work-event). */
 	uint64_t units, unit_events;
+	uint32_t obj_head;   /* its objects, linked by sa_object.next_in_proc (index + 1) */
 };
 
 struct sa_thread {
@@ -92,7 +97,20 @@ struct sa_thread {
 	uint64_t cond_wakeups, sem_wakeups;
 	/* Units of work it declared. */
 	uint64_t units, unit_events;
+	/* The wait ledger (sa_waits.h): waits, wait_ns and timeouts above are
+	 * its totals, over every kind. */
+	struct sa_thread_waits w;
+	/* The wait in progress (begun, not ended): on which object, since
+	 * when (condvar enqueue, semaphore wait_begin, lock requested). */
+	int waiting;
+	uint32_t wait_obj;
+	int64_t wait_begin;
+	/* Read holds of rwlocks in progress (full level: their hold times). */
+	struct { uint32_t obj; int64_t since; } rd_held[4];
+	uint64_t sig_pending; /* signaled events of its signal in progress (cond.c) */
 };
+
+struct sa_obj_waits; /* waits.c */
 
 struct sa_object {
 	uint32_t proc;
@@ -114,6 +132,16 @@ struct sa_object {
 	struct sa_dist sp_iter;
 	void *ext;           /* the family's state */
 	void (*ext_free)(void *);
+	/* 1 for an object; a class (destroyed objects folded by (proc, type,
+	 * caller), sa_model_fold): the objects it holds; 0 for an object
+	 * folded into the class `klass` (its slot keeps proc, addr, type and
+	 * caller, nothing else: reports skip it). */
+	uint32_t instances;
+	uint32_t klass;
+	int inited;          /* its init event was seen: a lifetime inside the trace */
+	int shared;          /* process-shared, one object in every process (shared_key) */
+	uint32_t next_in_proc;
+	struct sa_obj_waits *w; /* ledger, blame, wakers (waits.c); NULL until a wait */
 };
 
 struct sa_discard {
@@ -121,6 +149,8 @@ struct sa_discard {
 	char stream[48];
 	int64_t begin, end;  /* ns; INT64_MIN when unknown */
 	uint64_t count;      /* 0 when unknown */
+	int count_known;     /* 0: no count, or one that cannot be true (raw_count) */
+	uint64_t raw_count;  /* what the trace said, when it said anything */
 };
 
 struct sa_other_provider {
@@ -136,8 +166,36 @@ struct sa_model {
 	struct sa_object *objs;
 	uint32_t nobjs, capobjs;
 	struct sa_map proc_map, thread_map, obj_map, pair_map;
-	uint64_t *pair_wait;     /* (thread, object) → wait ns, for the per-thread table */
-	uint32_t npairs, cappairs;
+	struct sa_pair *pairs;   /* (thread, object, kind) → its ledger (waits.c) */
+	uint32_t npairs, cappairs, free_pair;
+	struct sa_map class_map; /* (proc, type, caller) → class object */
+	struct sa_map node_map;  /* (proc, condvar waiter node) → thread */
+	int keep_objects;        /* sa_model_keep_objects: never fold */
+	/* Process-shared identity (analysis/symbols: sa_symbols_shared_key):
+	 * 1 and key = {dev, ino, file offset} when addr, in process vpid of
+	 * trace, lies in a shared mapping; the same key in two processes is
+	 * one object. NULL: every object belongs to one process. */
+	int (*shared_key)(const struct sa_model *m, unsigned trace, int32_t vpid, uint64_t addr,
+			  uint64_t key[3]);
+	struct sa_map shared_map; /* (ino, dev ^ offset mix) → object */
+	/* Folds due once the event's observers have seen it (fold.c). */
+	int fold_obj_due, fold_proc_due;
+	uint32_t fold_oi, fold_pi;
+	uint64_t folded;         /* objects folded into classes */
+	/* The wait the event being fed ended, if any (for observers: the
+	 * timeline draws it whatever the family). */
+	struct {
+		int valid;
+		uint32_t ti, oi;
+		enum sa_wait_kind kind;
+		uint64_t ns;
+	} ev_wait;
+	/* The hold a mutex:released being fed ended, when the event gives it
+	 * (mutex.c reads either trace format). */
+	struct {
+		int valid;
+		uint64_t ns;
+	} ev_hold;
 	/* Everything seen. */
 	uint64_t events, per_id[SA_EV_COUNT];
 	struct sa_other_provider other[32];
@@ -224,25 +282,76 @@ struct sa_object *sa_model_object(struct sa_model *m, const struct sa_event *e,
  * becomes a new instance. */
 struct sa_object *sa_model_object_init(struct sa_model *m, const struct sa_event *e,
 				       uint64_t addr, uint32_t *idx);
-/* The object a family's event is about (its address in `field`; an init
- * event starts a new instance), with the family's state: `size` zeroed
- * bytes in o->ext, freed by ext_free, made on first use, when the object
- * is also typed; its first call site noted. NULL: no such field (counted
- * malformed), out of memory, or an object of another type. */
+/* The object a family's event is about (its address: sa_ev_obj; an init
+ * event starts a new instance), typed and with the family's state
+ * (sa_model_typed); its first call site noted. NULL: no such field
+ * (counted malformed), out of memory, or an object of another type. */
 struct sa_object *sa_model_family_object(struct sa_model *m, const struct sa_event *e,
-					 const char *field, int is_init, enum sa_obj_type type, size_t size,
-					 void (*ext_free)(void *), uint32_t *idx);
-/* Account a wait of `ns` by thread ti on object oi. */
-void sa_model_thread_waited(struct sa_model *m, uint32_t ti, uint32_t oi, uint64_t ns);
+					 int is_init, enum sa_obj_type type, uint32_t *idx);
+/* o typed `type`, with its family's state (zeroed, made on first use);
+ * NULL if o has another type, or out of memory. */
+void *sa_model_typed(struct sa_model *m, struct sa_object *o, enum sa_obj_type type);
+/* Fold object oi into its class (proc, type, caller) (fold.c): at once
+ * (sa_model_fold), or after the current event's observers: object oi was
+ * destroyed (sa_model_destroyed, which marks it so), process pi ended
+ * (its objects whose init was seen fold; those never initialised in the
+ * trace, static ones, stay themselves: their address names them). No-op
+ * with keep_objects. */
+void sa_model_fold(struct sa_model *m, uint32_t oi);
+void sa_model_destroyed(struct sa_model *m, uint32_t oi);
+void sa_model_proc_ended(struct sa_model *m, uint32_t pi);
+void sa_model_fold_due(struct sa_model *m);
+/* Grow the array *arr of n elements of elem bytes (capacity *cap, which
+ * doubles, new room zeroed) to hold one more; 0 or -1. */
+int sa_grow(void **arr, uint32_t n, uint32_t *cap, size_t elem);
+/* A new zeroed object slot, in no map (a class). NULL on out of memory. */
+struct sa_object *sa_model_slot(struct sa_model *m, uint32_t *idx);
+/* waits.c: fold object oi's ledger, blame, wakers and pairs into class ci. */
+void sa_waits_fold(struct sa_model *m, uint32_t ci, uint32_t oi);
+/* Never fold (reports by object): call before feeding. */
+void sa_model_keep_objects(struct sa_model *m, int keep);
+/* The row an object's numbers are in: itself, or its class once folded. */
+uint32_t sa_model_row(const struct sa_model *m, uint32_t oi);
+/* The wait ledger (waits.c). A wait of `ns` of kind k by thread ti on
+ * object oi ended; flags: SA_WAITED_TIMEOUT (timed out, cancelled or
+ * interrupted), SA_WAITED_AT_ONCE (it neither spun nor slept). */
+#define SA_WAITED_TIMEOUT 1
+#define SA_WAITED_AT_ONCE 2
+void sa_model_waited(struct sa_model *m, uint32_t ti, uint32_t oi, enum sa_wait_kind k,
+		     uint64_t ns, unsigned flags);
+/* Thread ti began waiting on oi at ts (its waker's latency counts from here). */
+void sa_model_wait_begins(struct sa_model *m, uint32_t ti, uint32_t oi, int64_t ts);
+/* Blame (mutexes, rwlocks): a wait begins (the holder then, when the event
+ * names it), a wait ends without the lock, the lock is taken by ti (site:
+ * its acquire call site), or released by ti at site (hold_ns when the
+ * level gives it). */
+void sa_blame_requested(struct sa_model *m, uint32_t oi, uint32_t waiter_ti, int have_owner,
+			uint32_t owner_ti, int64_t ts);
+void sa_blame_wait_over(struct sa_model *m, uint32_t oi, int64_t ts);
+void sa_blame_acquired(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t site, int64_t ts);
+void sa_blame_released(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t site, int64_t ts,
+		       int have_hold, uint64_t hold_ns);
+/* Wakers (condvars, semaphores): a wake by ti at site that released
+ * `released` waiters (their latency summed); one more waiter released by
+ * (ti, site); a post that found sleepers (the next waiter to take a token
+ * after waiting since `begin` or earlier is counted as released by it). */
+void sa_waker_wake(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t site, uint64_t released,
+		   uint64_t latency_ns);
+void sa_waker_released(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t site,
+		       uint64_t latency_ns);
+void sa_waker_post(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t site, int64_t ts);
+void sa_waker_took(struct sa_model *m, uint32_t oi, int64_t begin);
+void sa_obj_waits_free(struct sa_object *o);
+/* Thread vtid of e's process (created when first named, as the owner a
+ * waiter saw in a lock word). NULL on out of memory. */
+struct sa_thread *sa_model_thread_tid(struct sa_model *m, const struct sa_event *e, int32_t vtid,
+				      uint32_t *idx);
 
 /* Does synctrace_meta:start e begin a new instance of process p (the
  * current one for its trace and vpid)? Yes for an exec or a reused pid; no
  * when p is the process announcing itself again (meta.c). */
 int sa_meta_new_instance(const struct sa_proc *p, const struct sa_event *e);
 
-/* Family hooks (sa_families.h lists the families built in). */
-#define SA_FAMILY(f) void sa_##f##_event(struct sa_model *m, const struct sa_event *e);
-#include "sa_families.h"
-#undef SA_FAMILY
+#include "sa_family.h"
 
 #endif

@@ -2,7 +2,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sa_config.h"
 #include "sa_timeline.h"
 
 #define NS 1000000000LL
@@ -12,6 +11,7 @@ static void win_reset(struct sa_tl_window *w, int64_t start, int64_t end)
 	w->start = start;
 	w->end = end;
 	w->events = 0;
+	w->wait_ns = 0;
 	w->nspans = w->narrows = 0;
 	w->spans_capped = w->arrows_capped = 0;
 	w->cap_ts = 0;
@@ -100,21 +100,24 @@ static void *per_index(struct sa_timeline *t, void **arr, uint32_t *n, uint32_t 
 	return (char *)*arr + i * size;
 }
 
+/* Is window a busier than b? */
+static int busier(const struct sa_tl_window *a, const struct sa_tl_window *b)
+{
+	if (a->wait_ns != b->wait_ns)
+		return a->wait_ns > b->wait_ns;
+	return a->events > b->events;
+}
+
 /* Busiest second: a new second begins; keep the busier of the two. */
 static void next_second(struct sa_timeline *t, int64_t ts)
 {
-	if (t->cur.events > t->best.events) {
+	if (busier(&t->cur, &t->best)) {
 		struct sa_tl_window x = t->best;
 		t->best = t->cur;
 		t->cur = x;
 	}
 	int64_t k = (ts - t->origin) / NS;
 	win_reset(&t->cur, t->origin + k * NS, t->origin + (k + 1) * NS);
-}
-
-static uint64_t pos(int64_t v)
-{
-	return v > 0 ? (uint64_t)v : 0;
 }
 
 static void observe(void *ctx, struct sa_model *m, const struct sa_event *e, uint32_t pi,
@@ -136,30 +139,32 @@ static void observe(void *ctx, struct sa_model *m, const struct sa_event *e, uin
 		if (!t->cur.events++)
 			t->cur.ev_first = e->ts;
 		t->cur.ev_last = e->ts;
+		if (m->ev_wait.valid)
+			t->cur.wait_ns += m->ev_wait.ns;
 	}
 	else if (e->ts < t->cur.start)
 		return;
 
-	int64_t addr;
-	if (!sa_ev_get(e, "obj", &addr) && !sa_ev_get(e, "cond", &addr))
+	uint64_t addr;
+	if (!sa_ev_obj(e, &addr))
 		return;
-	int64_t oi = sa_map_get(&m->obj_map, pi, (uint64_t)addr);
+	int64_t oi = sa_map_get(&m->obj_map, pi, addr);
 	if (oi < 0)
 		return;
 	uint32_t o = (uint32_t)oi;
-	uint64_t caller = pos(sa_ev_i(e, "caller"));
+	uint64_t caller = sa_ev_caller(e);
 	int64_t v;
 	switch (e->id) {
 	case SA_EV_futex_wait:
-		v = sa_ev_i(e, "slept_ns");
+		v = e->f[SA_F_futex_wait_slept_ns].v;
 		if (v > 0)
 			add_span(t, ti, o, e->ts - v, e->ts, SA_SPAN_SLEEP, 0, 0);
-		if (sa_ev_i(e, "result") == 0 && o < t->nwakes && t->wakes[o].valid &&
+		if (e->f[SA_F_futex_wait_result].v == 0 && o < t->nwakes && t->wakes[o].valid &&
 		    t->wakes[o].ts >= e->ts - (v > 0 ? v : 0) && t->wakes[o].thread != ti)
 			add_arrow(t, t->wakes[o].thread, ti, o, t->wakes[o].ts, e->ts);
 		break;
 	case SA_EV_futex_wake:
-		if (sa_ev_i(e, "woken") > 0) {
+		if (e->f[SA_F_futex_wake_woken].v > 0) {
 			struct sa_tl_wake *w = per_index(t, (void **)&t->wakes, &t->nwakes, o,
 							 sizeof(*t->wakes));
 			if (w) {
@@ -170,12 +175,12 @@ static void observe(void *ctx, struct sa_model *m, const struct sa_event *e, uin
 		}
 		break;
 	case SA_EV_spin_loop:
-		v = sa_ev_i(e, "spin_ns");
+		v = e->f[SA_F_spin_loop_spin_ns].v;
 		if (v > 0)
 			add_span(t, ti, o, e->ts - v, e->ts, SA_SPAN_SPIN, 0, 0);
 		break;
 	case SA_EV_mutex_acquired: {
-		v = sa_ev_i(e, "wait_ns");
+		v = e->f[SA_F_mutex_acquired_wait_ns].v;
 		if (v > 0)
 			add_span(t, ti, o, e->ts - v, e->ts, SA_SPAN_WAIT, caller, 0);
 		struct sa_tl_thread *th = per_index(t, (void **)&t->threads, &t->nthreads, ti,
@@ -191,7 +196,7 @@ static void observe(void *ctx, struct sa_model *m, const struct sa_event *e, uin
 	case SA_EV_mutex_released: {
 		struct sa_tl_thread *th = ti < t->nthreads ? &t->threads[ti] : NULL;
 		int pend = th && th->valid && th->obj == o;
-		v = sa_ev_i(e, "hold_ns");
+		v = m->ev_hold.valid ? (int64_t)m->ev_hold.ns : 0; /* mutex.c read it */
 		if (v > 0)
 			add_span(t, ti, o, e->ts - v, e->ts, SA_SPAN_HOLD, caller,
 				 pend ? th->caller : 0);
@@ -202,28 +207,11 @@ static void observe(void *ctx, struct sa_model *m, const struct sa_event *e, uin
 		break;
 	}
 	default:
-		/* Waits of the other families (and mutex timeouts). */
-		if (
-#if SA_HAVE_EV_cond_woke
-		    e->id == SA_EV_cond_woke ||
-#endif
-#if SA_HAVE_EV_sem_acquired
-		    e->id == SA_EV_sem_acquired || e->id == SA_EV_sem_timeout ||
-#endif
-#if SA_HAVE_EV_rwlock_acquired
-		    e->id == SA_EV_rwlock_acquired || e->id == SA_EV_rwlock_timeout ||
-#endif
-#if SA_HAVE_EV_barrier_departure
-		    e->id == SA_EV_barrier_departure ||
-#endif
-#if SA_HAVE_EV_once_waited
-		    e->id == SA_EV_once_waited ||
-#endif
-		    e->id == SA_EV_mutex_timeout) {
-			v = sa_ev_i(e, "wait_ns");
-			if (v > 0)
-				add_span(t, ti, o, e->ts - v, e->ts, SA_SPAN_WAIT, caller, 0);
-		}
+		/* The wait this event ended, of any family (the model noted it),
+		 * on its object (a condvar's relock: on the mutex). */
+		if (m->ev_wait.valid && m->ev_wait.ns)
+			add_span(t, ti, m->ev_wait.oi, e->ts - (int64_t)m->ev_wait.ns, e->ts,
+				 SA_SPAN_WAIT, caller, 0);
 		break;
 	}
 }
@@ -245,7 +233,7 @@ struct sa_timeline *sa_timeline_attach(struct sa_model *m, int fixed, double sta
 
 const struct sa_tl_window *sa_timeline_window(struct sa_timeline *t)
 {
-	if (!t->fixed && !t->finished && t->cur.events > t->best.events) {
+	if (!t->fixed && !t->finished && busier(&t->cur, &t->best)) {
 		struct sa_tl_window x = t->best;
 		t->best = t->cur;
 		t->cur = x;

@@ -216,7 +216,7 @@ static int lock_row(const struct sa_object *ob, uint32_t i, struct row *r)
 		return rwlock_row(ob, r);
 #endif
 #if SA_HAVE_spinlock
-	if (ob->type == SA_OBJ_SPIN)
+	if (ob->type == SA_OBJ_SPINLOCK)
 		return spinlock_row(ob, r);
 #endif
 #if SA_HAVE_barrier

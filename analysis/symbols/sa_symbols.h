@@ -75,6 +75,13 @@ int sa_object_name(const struct sa_model *m, uint32_t obj, struct sa_objname *ou
 const char *sa_site_name(const struct sa_model *m, uint32_t proc, uint64_t ip,
 			 char *buf, size_t n);
 
+/* The id of the stack object oi's creation (or first recorded use) was
+ * called through (synctrace_stack:use right before its init), 0 when the
+ * trace has none: for a class key finer than the init's caller (a
+ * wrapper's objects have one caller but a stack per caller of the
+ * wrapper). Usable while feeding, once the object's first event is in. */
+uint64_t sa_symbols_creation_stack(const struct sa_model *m, uint32_t oi);
+
 /* Process-shared objects (meta:mapping): 1 and key = {dev, ino, offset of
  * addr in the file} when addr lies in a shared mapping process (trace,
  * vpid) announced, else 0. The same key in two processes is one object.

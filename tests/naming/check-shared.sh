@@ -29,4 +29,12 @@ for k in $(cut -f5 "$T/n" | sort -u | tr ' ' '#'); do
 done
 [ "$(cut -f5 "$T/n" | sort -u | wc -l)" -eq 3 ] && pass "3 classes" ||
 	fail "$(cut -f5 "$T/n" | sort -u | wc -l) classes, want 3"
+# With the model's process-shared identity (sa_symbols_shared_key): one
+# object per semaphore, marked shared, named as in each process.
+names -k -s "$T/t" "$T/m"
+[ "$(wc -l <"$T/m")" -eq 3 ] && pass "model: 3 objects" || fail "model: $(wc -l <"$T/m") objects, want 3"
+[ "$(cut -f7 "$T/m" | grep -c '\*$')" -eq 3 ] && pass "model: each one object of both processes" ||
+	fail "model: not all shared: $(cut -f7 "$T/m" | tr '\n' ' ')"
+cmp -s <(cut -f3,5 "$T/m" | sort) <(cut -f3,5 "$T/n" | sort -u) && pass "model: the same names and klasses" ||
+	fail "model: names differ: $(cut -f3,5 "$T/m" | tr '\n\t' ' |')"
 finish

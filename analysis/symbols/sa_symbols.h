@@ -19,7 +19,7 @@
  * separate debug info. What cannot be symbolized is shown as module+offset;
  * without a statedump, nothing is (the callers ask and get NULL).
  * Memory grows with processes, modules, distinct stacks, object
- * addresses that had an init or a stack (about 70 bytes each) and
+ * addresses that had an init or a stack (about 100 bytes each) and
  * distinct code addresses symbolized, never with the number of events. */
 #ifndef SA_SYMBOLS_H
 #define SA_SYMBOLS_H

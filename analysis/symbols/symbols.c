@@ -240,8 +240,14 @@ static void run_add(struct sa_symbols *s, uint32_t pi, uint64_t obj, int64_t ts,
 		h->runs[h->n - 1].last_ts = ts;
 		return;
 	}
-	if (grow((void **)&h->runs, &h->cap, h->n, sizeof(*h->runs)))
-		return;
+	if (h->n == h->cap) { /* most addresses have one run: start at one */
+		uint32_t c = h->cap ? h->cap * 2 : 1;
+		struct sa_sym_run *r = realloc(h->runs, c * sizeof(*r));
+		if (!r)
+			return;
+		h->runs = r;
+		h->cap = c;
+	}
 	h->runs[h->n++] = (struct sa_sym_run){ ts, ts, stack, init };
 }
 

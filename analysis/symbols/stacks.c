@@ -69,6 +69,8 @@ void sa_stacks_build(const struct sa_model *m, const struct sa_report_opts *o,
 		const uint64_t *f;
 		uint64_t uses;
 		int n;
+		if (ob->is_class)
+			continue; /* its objects' stacks are theirs (folded ones too) */
 		for (unsigned k = 0; (n = sa_symbols_object_stack(m, ob, k, &f, &uses)) >= 0; k++) {
 			struct sa_cell *c = sa_table_row(t);
 			if (!c)

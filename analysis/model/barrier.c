@@ -147,7 +147,7 @@ void sa_barrier_event(struct sa_model *m, const struct sa_event *e)
 		uint64_t w = pos(sa_ev_i(e, "wait_ns"));
 		b->departures++;
 		sa_dist_add(&b->wait, w);
-		sa_model_thread_waited(m, ti, oi, w);
+		sa_model_waited(m, ti, oi, SA_WAIT_BARRIER, w, 0);
 		if (!(bt = bar_thread(m, b, ti)))
 			break;
 		bt->wait_ns += w;

@@ -4,6 +4,7 @@
 
 #include "sa_cond.h"
 #include "sa_model.h"
+#include "sa_mutex.h"
 
 static void cond_free(void *p)
 {
@@ -13,14 +14,30 @@ static void cond_free(void *p)
 	free(c);
 }
 
+/* The mutex is held again: a wait on the mutex object (its own kind,
+ * apart from lock waits), and its holder is now this thread. */
+static void relocked(struct sa_model *m, const struct sa_event *e, uint32_t ti, uint64_t ns)
+{
+	uint32_t mi;
+	int64_t addr;
+	if (!sa_ev_get(e, "mutex", &addr) || sa_ev_i(e, "result"))
+		return;
+	struct sa_object *mo = sa_model_object(m, e, (uint64_t)addr, &mi);
+	if (!mo || !sa_mutex_of(m, mo))
+		return;
+	sa_model_waited(m, ti, mi, SA_WAIT_COND_RELOCK, ns,
+			sa_ev_i(e, "contended") ? 0 : SA_WAITED_AT_ONCE);
+	sa_blame_acquired(m, mi, ti, 0, e->ts);
+}
+
 void sa_cond_event(struct sa_model *m, const struct sa_event *e)
 {
 	int64_t v;
-	uint32_t oi;
+	uint32_t oi, ti;
 	struct sa_object *o = sa_model_family_object(m, e, "cond", e->id == SA_EV_cond_init,
 						     SA_OBJ_COND, sizeof(struct sa_cond),
 						     cond_free, &oi);
-	if (!o)
+	if (!o || !sa_model_thread(m, e, &ti))
 		return;
 	struct sa_cond *c = o->ext;
 
@@ -38,11 +55,25 @@ void sa_cond_event(struct sa_model *m, const struct sa_event *e)
 		break;
 	case SA_EV_cond_enqueued:
 		c->waits++;
+		sa_model_wait_begins(m, ti, oi, e->ts);
+		if ((v = sa_ev_i(e, "node")) &&
+		    sa_map_put(&m->node_map, o->proc, (uint64_t)v, ti))
+			m->oom = 1;
 		if (sa_ev_i(e, "timed"))
 			c->timed_waits++;
 		break;
-	case SA_EV_cond_signaled:
-		break; /* counted through signal's `moved` */
+	case SA_EV_cond_signaled: {
+		/* counted through signal's `moved`; the waiter's latency here */
+		int64_t w = sa_map_get(&m->node_map, o->proc, (uint64_t)sa_ev_i(e, "node"));
+		struct sa_thread *wt = w >= 0 ? &m->threads[w] : NULL;
+		m->threads[ti].sig_pending++;
+		if (wt && wt->waiting && wt->wait_obj == oi)
+			sa_waker_released(m, oi, ti, (uint64_t)sa_ev_i(e, "caller"),
+					  e->ts > wt->wait_begin ? (uint64_t)(e->ts - wt->wait_begin) : 0);
+		else /* its enqueue was not seen */
+			sa_waker_released(m, oi, ti, (uint64_t)sa_ev_i(e, "caller"), 0);
+		break;
+	}
 	case SA_EV_cond_leaving:
 		c->leaving++;
 		v = sa_ev_i(e, "reason");
@@ -74,6 +105,8 @@ void sa_cond_event(struct sa_model *m, const struct sa_event *e)
 			c->woke[how]++;
 		c->spurious += sp > 0 ? (uint64_t)sp : 0;
 		sa_dist_add(&c->wait, v > 0 ? (uint64_t)v : 0);
+		sa_model_waited(m, ti, oi, SA_WAIT_COND, v > 0 ? (uint64_t)v : 0,
+				how != SA_WOKE_SIGNALED ? SA_WAITED_TIMEOUT : 0);
 		break;
 	}
 	case SA_EV_cond_relocked:
@@ -82,13 +115,18 @@ void sa_cond_event(struct sa_model *m, const struct sa_event *e)
 		if (sa_ev_i(e, "contended"))
 			c->relock_contended++;
 		c->relock_ns += v > 0 ? (uint64_t)v : 0;
+		relocked(m, e, ti, v > 0 ? (uint64_t)v : 0);
 		break;
 	case SA_EV_cond_signal: {
 		int64_t moved = sa_ev_i(e, "moved");
-		uint32_t ti;
-		struct sa_thread *t = sa_model_thread(m, e, &ti);
-		if (t && moved > 0)
+		struct sa_thread *t = &m->threads[ti];
+		if (moved > 0)
 			t->cond_wakeups += (uint64_t)moved; /* wakeups per unit (wakes report) */
+		/* A shared condvar has no signaled events: its moved waiters are
+		 * released here, their latency unknown. */
+		sa_waker_wake(m, oi, ti, (uint64_t)sa_ev_i(e, "caller"),
+			      moved > (int64_t)t->sig_pending ? (uint64_t)moved - t->sig_pending : 0, 0);
+		t->sig_pending = 0;
 		if (sa_ev_i(e, "broadcast")) {
 			c->broadcasts++;
 			sa_dist_add(&c->herd, moved > 0 ? (uint64_t)moved : 0);

@@ -64,6 +64,7 @@ void sa_model_free(struct sa_model *m)
 		sa_dist_free(&o->sp_iter);
 		if (o->ext && o->ext_free)
 			o->ext_free(o->ext);
+		sa_obj_waits_free(o);
 	}
 	for (unsigned i = 0; i < m->ntraces; i++)
 		free(m->trace_names[i]);
@@ -73,13 +74,15 @@ void sa_model_free(struct sa_model *m)
 	free(m->procs);
 	free(m->threads);
 	free(m->objs);
-	free(m->pair_wait);
+	free(m->pairs);
 	free(m->discards);
 	sa_symbols_free(m->symbols);
 	sa_map_free(&m->proc_map);
 	sa_map_free(&m->thread_map);
 	sa_map_free(&m->obj_map);
 	sa_map_free(&m->pair_map);
+	sa_map_free(&m->class_map);
+	sa_map_free(&m->node_map);
 	free(m);
 }
 
@@ -199,6 +202,7 @@ static struct sa_object *new_object(struct sa_model *m, uint32_t pi, const struc
 	o->proc = pi;
 	o->addr = addr;
 	o->instance = inst;
+	o->instances = 1;
 	o->first_ts = o->last_ts = e->ts;
 	*idx = m->nobjs++;
 	return o;
@@ -277,25 +281,13 @@ struct sa_object *sa_model_family_object(struct sa_model *m, const struct sa_eve
 	return o;
 }
 
-void sa_model_thread_waited(struct sa_model *m, uint32_t ti, uint32_t oi, uint64_t ns)
+struct sa_thread *sa_model_thread_tid(struct sa_model *m, const struct sa_event *e, int32_t vtid,
+				      uint32_t *idx)
 {
-	struct sa_thread *t = &m->threads[ti];
-	t->waits++;
-	t->wait_ns += ns;
-	int64_t pi = sa_map_get(&m->pair_map, ti, oi);
-	if (pi < 0) {
-		if (grow((void **)&m->pair_wait, m->npairs, &m->cappairs, sizeof(uint64_t)) ||
-		    sa_map_put(&m->pair_map, ti, oi, m->npairs)) {
-			m->oom = 1;
-			return;
-		}
-		pi = m->npairs++;
-	}
-	uint64_t w = m->pair_wait[pi] += ns;
-	if (w > t->top_wait_ns || !t->waits) {
-		t->top_wait_ns = w;
-		t->top_obj = oi;
-	}
+	struct sa_event x = *e;
+	x.vtid = vtid;
+	x.procname = NULL;
+	return sa_model_thread(m, &x, idx);
 }
 
 int sa_model_observe(struct sa_model *m,

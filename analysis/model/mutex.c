@@ -21,7 +21,7 @@ static void mutex_free(void *p)
 	free(x);
 }
 
-static struct sa_mutex *mutex_of(struct sa_model *m, struct sa_object *o)
+struct sa_mutex *sa_mutex_of(struct sa_model *m, struct sa_object *o)
 {
 	if (o->type != SA_OBJ_MUTEX && o->type != SA_OBJ_UNKNOWN)
 		return NULL; /* the address is another family's object */
@@ -100,7 +100,7 @@ void sa_mutex_event(struct sa_model *m, const struct sa_event *e)
 	struct sa_proc *p = sa_model_proc(m, e, &pi);
 	if (!o || !t || !p)
 		return;
-	struct sa_mutex *x = mutex_of(m, o);
+	struct sa_mutex *x = sa_mutex_of(m, o);
 	if (!x)
 		return;
 	int64_t caller;
@@ -127,9 +127,14 @@ void sa_mutex_event(struct sa_model *m, const struct sa_event *e)
 		note_acq(x, from_start, (uint64_t)sa_ev_i(e, "acquisitions"), 0);
 		note_cont(x, from_start, (uint32_t)sa_ev_i(e, "contended"), 0);
 		break;
-	case SA_EV_mutex_requested:
+	case SA_EV_mutex_requested: {
+		int64_t owner = sa_ev_i(e, "owner");
+		uint32_t oti = 0;
+		int have = owner > 0 && sa_model_thread_tid(m, e, (int32_t)owner, &oti);
 		x->requested++;
+		sa_blame_requested(m, oi, ti, have, oti, e->ts);
 		break;
+	}
 	case SA_EV_mutex_acquired: {
 		int64_t how = sa_ev_i(e, "how"), w = sa_ev_i(e, "wait_ns");
 		uint64_t wait = w > 0 ? (uint64_t)w : 0;
@@ -140,9 +145,11 @@ void sa_mutex_event(struct sa_model *m, const struct sa_event *e)
 		if (how == SA_HOW_SPIN || how == SA_HOW_SLEEP) {
 			note_cont(x, from_start, (uint32_t)sa_ev_i(e, "contended"), 1);
 			sa_dist_add(&x->wait, wait);
-			sa_model_thread_waited(m, ti, oi, wait);
+			sa_model_waited(m, ti, oi, SA_WAIT_MUTEX, wait, 0);
+			sa_blame_wait_over(m, oi, e->ts);
 		}
 		if (how != SA_HOW_RECURSIVE) {
+			sa_blame_acquired(m, oi, ti, (uint64_t)sa_ev_i(e, "caller"), e->ts);
 			note_owner(x, e->vtid);
 			x->holder = e->vtid;
 			x->hold_since = e->ts;
@@ -166,12 +173,20 @@ void sa_mutex_event(struct sa_model *m, const struct sa_event *e)
 			if (woken == 0)
 				x->wasted_released++;
 		}
+		uint64_t held = 0;
+		int known = 0;
 		if (full) {
-			if (has_hold) /* one event per lock/unlock pair at full level */
-				sa_dist_add(&x->hold, hold > 0 ? (uint64_t)hold : 0);
-			else if (x->holder == e->vtid)
-				sa_dist_add(&x->hold, (uint64_t)(e->ts - x->hold_since));
+			if (has_hold) { /* one event per lock/unlock pair at full level */
+				held = hold > 0 ? (uint64_t)hold : 0;
+				known = 1;
+			} else if (x->holder == e->vtid) {
+				held = (uint64_t)(e->ts - x->hold_since);
+				known = 1;
+			}
+			if (known)
+				sa_dist_add(&x->hold, held);
 		}
+		sa_blame_released(m, oi, ti, (uint64_t)sa_ev_i(e, "caller"), e->ts, known, held);
 		note_owner(x, e->vtid);
 		x->holder = 0;
 		break;
@@ -183,9 +198,8 @@ void sa_mutex_event(struct sa_model *m, const struct sa_event *e)
 		int64_t w = sa_ev_i(e, "wait_ns");
 		x->timeouts++;
 		x->timeout_wait_ns += w > 0 ? (uint64_t)w : 0;
-		t = &m->threads[ti];
-		t->timeouts++;
-		sa_model_thread_waited(m, ti, oi, w > 0 ? (uint64_t)w : 0);
+		sa_model_waited(m, ti, oi, SA_WAIT_MUTEX, w > 0 ? (uint64_t)w : 0, SA_WAITED_TIMEOUT);
+		sa_blame_wait_over(m, oi, e->ts);
 		break;
 	}
 	case SA_EV_mutex_misuse: {

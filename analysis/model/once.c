@@ -49,6 +49,7 @@ void sa_once_event(struct sa_model *m, const struct sa_event *e)
 		break;
 	case SA_EV_once_wait:
 		x->waits++;
+		sa_model_wait_begins(m, ti, oi, e->ts);
 		if (++x->sleeping > x->max_sleeping)
 			x->max_sleeping = x->sleeping;
 		break;
@@ -58,7 +59,7 @@ void sa_once_event(struct sa_model *m, const struct sa_event *e)
 		if (x->sleeping)
 			x->sleeping--;
 		sa_dist_add(&x->wait, v > 0 ? (uint64_t)v : 0);
-		sa_model_thread_waited(m, ti, oi, v > 0 ? (uint64_t)v : 0);
+		sa_model_waited(m, ti, oi, SA_WAIT_ONCE, v > 0 ? (uint64_t)v : 0, 0);
 		break;
 	default:
 		break;

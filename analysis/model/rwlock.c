@@ -4,11 +4,54 @@
 #include "sa_model.h"
 #include "sa_rwlock.h"
 
+/* Full level: a hold of ti begins (write: the lock's writer; read: one of
+ * the thread's read slots), or ends (its length in *ns, 1 if known). */
+static void hold_begins(struct sa_rwlock *r, struct sa_thread *t, uint32_t oi, uint32_t ti,
+			int side, int64_t ts)
+{
+	if (side) {
+		r->have_writer = 1;
+		r->writer = ti;
+		r->wr_since = ts;
+		return;
+	}
+	unsigned k = 0, n = sizeof(t->rd_held) / sizeof(t->rd_held[0]);
+	for (unsigned i = 0; i < n; i++)
+		if (!t->rd_held[i].since || t->rd_held[i].obj == oi) {
+			k = i;
+			break;
+		}
+	t->rd_held[k].obj = oi;
+	t->rd_held[k].since = ts;
+}
+
+static int hold_ends(struct sa_rwlock *r, struct sa_thread *t, uint32_t oi, uint32_t ti,
+		     int side, int64_t ts, uint64_t *ns)
+{
+	int64_t since = 0;
+	if (side) {
+		if (r->have_writer && r->writer == ti)
+			since = r->wr_since;
+		r->have_writer = 0;
+	} else {
+		for (unsigned i = 0; i < sizeof(t->rd_held) / sizeof(t->rd_held[0]); i++)
+			if (t->rd_held[i].since && t->rd_held[i].obj == oi) {
+				since = t->rd_held[i].since;
+				t->rd_held[i].since = 0;
+				break;
+			}
+	}
+	*ns = since && ts > since ? (uint64_t)(ts - since) : 0;
+	return since != 0;
+}
+
 static void rw_free(void *p)
 {
 	struct sa_rwlock *r = p;
 	sa_dist_free(&r->wait[0]);
 	sa_dist_free(&r->wait[1]);
+	sa_dist_free(&r->hold[0]);
+	sa_dist_free(&r->hold[1]);
 	free(r);
 }
 
@@ -22,7 +65,11 @@ void sa_rwlock_event(struct sa_model *m, const struct sa_event *e)
 	if (!o || !sa_model_thread(m, e, &ti))
 		return;
 	struct sa_rwlock *r = o->ext;
+	struct sa_thread *t = &m->threads[ti];
 	int side = sa_ev_i(e, "write") != 0;
+	int full = m->procs[o->proc].level >= 2;
+	uint64_t caller = (uint64_t)sa_ev_i(e, "caller"), held;
+	int known;
 
 	switch (e->id) {
 	case SA_EV_rwlock_init:
@@ -34,6 +81,12 @@ void sa_rwlock_event(struct sa_model *m, const struct sa_event *e)
 		break;
 	case SA_EV_rwlock_requested:
 		r->requested[side]++;
+		v = sa_ev_i(e, "writer");
+		{
+			uint32_t wti = 0;
+			int have = v > 0 && sa_model_thread_tid(m, e, (int32_t)v, &wti);
+			sa_blame_requested(m, oi, ti, have, wti, e->ts);
+		}
 		break;
 	case SA_EV_rwlock_acquired: {
 		int64_t how = sa_ev_i(e, "how");
@@ -43,11 +96,25 @@ void sa_rwlock_event(struct sa_model *m, const struct sa_event *e)
 			r->how[side][how]++;
 		if (how == 1 || how == 2) {
 			sa_dist_add(&r->wait[side], v > 0 ? (uint64_t)v : 0);
-			sa_model_thread_waited(m, ti, oi, v > 0 ? (uint64_t)v : 0);
+			sa_model_waited(m, ti, oi, side ? SA_WAIT_RWLOCK_WRITE : SA_WAIT_RWLOCK_READ,
+					v > 0 ? (uint64_t)v : 0, 0);
+			sa_blame_wait_over(m, oi, e->ts);
+			sa_blame_acquired(m, oi, ti, caller, e->ts);
 		}
+		if (full)
+			hold_begins(r, t, oi, ti, side, e->ts);
+		if (full && side && how != 1 && how != 2)
+			sa_blame_acquired(m, oi, ti, caller, e->ts);
 		break;
 	}
 	case SA_EV_rwlock_released:
+		known = full && hold_ends(r, t, oi, ti, side, e->ts, &held);
+		if (known)
+			sa_dist_add(&r->hold[side], held);
+		/* The hold that kept waiters ends with the write release or the
+		 * last reader's. */
+		if (side || sa_ev_i(e, "readers_left") == 0)
+			sa_blame_released(m, oi, ti, caller, e->ts, known, known ? held : 0);
 		r->releases++;
 		v = sa_ev_i(e, "woken");
 		if (v >= 0) {
@@ -57,6 +124,7 @@ void sa_rwlock_event(struct sa_model *m, const struct sa_event *e)
 		break;
 	case SA_EV_rwlock_readers_drained:
 		r->drained++;
+		sa_blame_released(m, oi, ti, caller, e->ts, 0, 0);
 		r->drained_wasted += sa_ev_i(e, "woken") == 0;
 		break;
 	case SA_EV_rwlock_writer_waiting:
@@ -66,8 +134,9 @@ void sa_rwlock_event(struct sa_model *m, const struct sa_event *e)
 		v = sa_ev_i(e, "wait_ns");
 		r->timeouts[side]++;
 		r->timeout_wait_ns += v > 0 ? (uint64_t)v : 0;
-		m->threads[ti].timeouts++;
-		sa_model_thread_waited(m, ti, oi, v > 0 ? (uint64_t)v : 0);
+		sa_model_waited(m, ti, oi, side ? SA_WAIT_RWLOCK_WRITE : SA_WAIT_RWLOCK_READ,
+				v > 0 ? (uint64_t)v : 0, SA_WAITED_TIMEOUT);
+		sa_blame_wait_over(m, oi, e->ts);
 		break;
 	case SA_EV_rwlock_trylock_failed:
 		r->trylock_failed[side]++;

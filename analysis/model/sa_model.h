@@ -28,6 +28,7 @@
 #include "sa_dist.h"
 #include "sa_event.h"
 #include "sa_map.h"
+#include "sa_waits.h"
 
 #define SA_NAME_MAX 24
 
@@ -92,7 +93,20 @@ struct sa_thread {
 	uint64_t cond_wakeups, sem_wakeups;
 	/* Units of work it declared. */
 	uint64_t units, unit_events;
+	/* The wait ledger (sa_waits.h): waits, wait_ns and timeouts above are
+	 * its totals, over every kind. */
+	struct sa_thread_waits w;
+	/* The wait in progress (begun, not ended): on which object, since
+	 * when (condvar enqueue, semaphore wait_begin, lock requested). */
+	int waiting;
+	uint32_t wait_obj;
+	int64_t wait_begin;
+	/* Read holds of rwlocks in progress (full level: their hold times). */
+	struct { uint32_t obj; int64_t since; } rd_held[4];
+	uint64_t sig_pending; /* signaled events of its signal in progress (cond.c) */
 };
+
+struct sa_obj_waits; /* waits.c */
 
 struct sa_object {
 	uint32_t proc;
@@ -114,6 +128,13 @@ struct sa_object {
 	struct sa_dist sp_iter;
 	void *ext;           /* the family's state */
 	void (*ext_free)(void *);
+	/* 1 for an object; a class (destroyed objects folded by (proc, type,
+	 * caller), sa_model_fold): the objects it holds; 0 for an object
+	 * folded into the class `klass` (its slot keeps proc, addr, type and
+	 * caller, nothing else: reports skip it). */
+	uint32_t instances;
+	uint32_t klass;
+	struct sa_obj_waits *w; /* ledger, blame, wakers (waits.c); NULL until a wait */
 };
 
 struct sa_discard {
@@ -136,8 +157,11 @@ struct sa_model {
 	struct sa_object *objs;
 	uint32_t nobjs, capobjs;
 	struct sa_map proc_map, thread_map, obj_map, pair_map;
-	uint64_t *pair_wait;     /* (thread, object) → wait ns, for the per-thread table */
-	uint32_t npairs, cappairs;
+	struct sa_pair *pairs;   /* (thread, object, kind) → its ledger (waits.c) */
+	uint32_t npairs, cappairs, free_pair;
+	struct sa_map class_map; /* (proc, type, caller) → class object */
+	struct sa_map node_map;  /* (proc, condvar waiter node) → thread */
+	int keep_objects;        /* sa_model_keep_objects: never fold */
 	/* Everything seen. */
 	uint64_t events, per_id[SA_EV_COUNT];
 	struct sa_other_provider other[32];
@@ -232,8 +256,40 @@ struct sa_object *sa_model_object_init(struct sa_model *m, const struct sa_event
 struct sa_object *sa_model_family_object(struct sa_model *m, const struct sa_event *e,
 					 const char *field, int is_init, enum sa_obj_type type, size_t size,
 					 void (*ext_free)(void *), uint32_t *idx);
-/* Account a wait of `ns` by thread ti on object oi. */
-void sa_model_thread_waited(struct sa_model *m, uint32_t ti, uint32_t oi, uint64_t ns);
+/* The wait ledger (waits.c). A wait of `ns` of kind k by thread ti on
+ * object oi ended; flags: SA_WAITED_TIMEOUT (timed out, cancelled or
+ * interrupted), SA_WAITED_AT_ONCE (it neither spun nor slept). */
+#define SA_WAITED_TIMEOUT 1
+#define SA_WAITED_AT_ONCE 2
+void sa_model_waited(struct sa_model *m, uint32_t ti, uint32_t oi, enum sa_wait_kind k,
+		     uint64_t ns, unsigned flags);
+/* Thread ti began waiting on oi at ts (its waker's latency counts from here). */
+void sa_model_wait_begins(struct sa_model *m, uint32_t ti, uint32_t oi, int64_t ts);
+/* Blame (mutexes, rwlocks): a wait begins (the holder then, when the event
+ * names it), a wait ends without the lock, the lock is taken by ti (site:
+ * its acquire call site), or released by ti at site (hold_ns when the
+ * level gives it). */
+void sa_blame_requested(struct sa_model *m, uint32_t oi, uint32_t waiter_ti, int have_owner,
+			uint32_t owner_ti, int64_t ts);
+void sa_blame_wait_over(struct sa_model *m, uint32_t oi, int64_t ts);
+void sa_blame_acquired(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t site, int64_t ts);
+void sa_blame_released(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t site, int64_t ts,
+		       int have_hold, uint64_t hold_ns);
+/* Wakers (condvars, semaphores): a wake by ti at site that released
+ * `released` waiters (their latency summed); one more waiter released by
+ * (ti, site); a post that found sleepers (the next waiter to take a token
+ * after waiting since `begin` or earlier is counted as released by it). */
+void sa_waker_wake(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t site, uint64_t released,
+		   uint64_t latency_ns);
+void sa_waker_released(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t site,
+		       uint64_t latency_ns);
+void sa_waker_post(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t site, int64_t ts);
+void sa_waker_took(struct sa_model *m, uint32_t oi, int64_t begin);
+void sa_obj_waits_free(struct sa_object *o);
+/* Thread vtid of e's process (created when first named, as the owner a
+ * waiter saw in a lock word). NULL on out of memory. */
+struct sa_thread *sa_model_thread_tid(struct sa_model *m, const struct sa_event *e, int32_t vtid,
+				      uint32_t *idx);
 
 /* Does synctrace_meta:start e begin a new instance of process p (the
  * current one for its trace and vpid)? Yes for an exec or a reused pid; no

@@ -42,6 +42,11 @@ struct sa_mutex {
 	int destroy_result;
 };
 
+struct sa_model;
+struct sa_object;
+/* o's mutex state, made (and o typed a mutex) if it has none; NULL if o is
+ * another family's object or on out of memory. */
+struct sa_mutex *sa_mutex_of(struct sa_model *m, struct sa_object *o);
 uint64_t sa_mutex_acquisitions(const struct sa_mutex *x);
 uint64_t sa_mutex_contended(const struct sa_mutex *x);
 

@@ -18,6 +18,10 @@ struct sa_rwlock {
 	uint64_t writer_waits, misuse;
 	struct sa_dist wait[2];  /* wait_ns of acquisitions that waited, per side */
 	uint64_t timeout_wait_ns;
+	struct sa_dist hold[2];  /* full level: hold times per side */
+	int have_writer;         /* write hold in progress: by writer since wr_since */
+	uint32_t writer;         /* model thread index */
+	int64_t wr_since;
 };
 
 #endif

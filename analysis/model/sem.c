@@ -39,6 +39,7 @@ void sa_sem_event(struct sa_model *m, const struct sa_event *e)
 			s->overflows++;
 		v = sa_ev_i(e, "woken");
 		if (v >= 0) {
+			sa_waker_post(m, oi, ti, (uint64_t)sa_ev_i(e, "caller"), e->ts);
 			m->threads[ti].sem_wakeups++; /* handed a token to a registered sleeper */
 			s->post_wakes++;
 			if (v == 0)
@@ -47,6 +48,7 @@ void sa_sem_event(struct sa_model *m, const struct sa_event *e)
 		break;
 	case SA_EV_sem_wait_begin:
 		s->wait_begins++;
+		sa_model_wait_begins(m, ti, oi, e->ts);
 		break;
 	case SA_EV_sem_sleep:
 		s->sleeps++;
@@ -59,7 +61,8 @@ void sa_sem_event(struct sa_model *m, const struct sa_event *e)
 			s->how[how]++;
 		if (how == SA_SEM_SPIN || how == SA_SEM_SLEEP) {
 			sa_dist_add(&s->wait, v > 0 ? (uint64_t)v : 0);
-			sa_model_thread_waited(m, ti, oi, v > 0 ? (uint64_t)v : 0);
+			sa_model_waited(m, ti, oi, SA_WAIT_SEM, v > 0 ? (uint64_t)v : 0, 0);
+			sa_waker_took(m, oi, e->ts - (v > 0 ? v : 0));
 		}
 		break;
 	}
@@ -70,8 +73,7 @@ void sa_sem_event(struct sa_model *m, const struct sa_event *e)
 		else
 			s->timeouts++;
 		s->timeout_wait_ns += v > 0 ? (uint64_t)v : 0;
-		m->threads[ti].timeouts++;
-		sa_model_thread_waited(m, ti, oi, v > 0 ? (uint64_t)v : 0);
+		sa_model_waited(m, ti, oi, SA_WAIT_SEM, v > 0 ? (uint64_t)v : 0, SA_WAITED_TIMEOUT);
 		break;
 	case SA_EV_sem_trywait_failed:
 		s->trywait_failed++;

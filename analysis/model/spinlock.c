@@ -26,6 +26,6 @@ void sa_spinlock_event(struct sa_model *m, const struct sa_event *e)
 		s->contended++;
 		sa_dist_add(&s->spin_ns, ns > 0 ? (uint64_t)ns : 0);
 		sa_dist_add(&s->iterations, it > 0 ? (uint64_t)it : 0);
-		sa_model_thread_waited(m, ti, oi, ns > 0 ? (uint64_t)ns : 0);
+		sa_model_waited(m, ti, oi, SA_WAIT_SPINLOCK, ns > 0 ? (uint64_t)ns : 0, 0);
 	}
 }

@@ -1,0 +1,404 @@
+/* The wait ledger, blame and wakers (sa_waits.h).
+ *
+ * BLAME (mutexes, rwlocks), per object: the waiters in progress (`nwait`,
+ * +1 at requested, -1 when their wait ends) and the hold in progress (its
+ * holder when known: the acquirer, or `requested`'s owner). Between two
+ * events, nwait waiters waited on that hold: nwait x the time since the
+ * last event is added to the hold's `caused`. When the hold ends, caused
+ * goes to (holder, site): the release's call site when the release is an
+ * event, else (a waiter took it and the release was not traced) the
+ * holder's acquire site, 0 when unknown. So a hold that kept 3 threads
+ * waiting 1 ms caused 3 ms, and the sum over holders is the waiting time.
+ *
+ * WAKERS (condvars, semaphores): a signal (its signaled events name each
+ * waiter's node) or a post that found sleepers is a wake by (thread,
+ * site); each waiter it released adds the time from that waiter's wait
+ * begin to the wake. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sa_model.h"
+
+/* The object's ledger, blame, wakers and hold in progress. */
+struct sa_obj_waits {
+	struct sa_wait_stat ledger[2];   /* the kinds of its type, from kinds_of() */
+	uint32_t pair_head;              /* its pairs, linked by sa_pair.next (index + 1) */
+	/* Blame: the hold in progress. */
+	uint32_t nwait;
+	int have_holder;
+	uint32_t holder;                 /* model thread index */
+	uint64_t holder_site;            /* its acquire site, 0 unknown */
+	int64_t acc_ts;                  /* caused counted up to here */
+	uint64_t caused;                 /* by the hold in progress */
+	uint64_t unblamed_ns;            /* waiting whose holder is unknown */
+	unsigned nblame, nwakers;
+	struct sa_blame blame[SA_BLAME_MAX];
+	struct sa_waker wakers[SA_BLAME_MAX];
+	/* Semaphores: the last post that found sleepers. */
+	int have_post;
+	uint32_t post_ti;
+	uint64_t post_site;
+	int64_t post_ts;
+};
+
+struct sa_pair {
+	uint32_t ti, oi;
+	uint32_t next;                   /* the object's next pair, index + 1; 0 none */
+	enum sa_wait_kind kind;
+	uint64_t waits, wait_ns, max_ns, timeouts, contended;
+};
+
+static const char *const kind_names[SA_WAIT_NKINDS] = {
+	"mutex", "cond-relock", "rwlock-read", "rwlock-write", "cond", "sem",
+	"barrier", "once", "spinlock"
+};
+
+const char *sa_wait_kind_name(enum sa_wait_kind k)
+{
+	return (unsigned)k < SA_WAIT_NKINDS ? kind_names[k] : "unknown";
+}
+
+/* The kinds an object type has: first, and how many (0: none). */
+static unsigned kinds_of(enum sa_obj_type t, enum sa_wait_kind *first)
+{
+	switch (t) {
+	case SA_OBJ_MUTEX: *first = SA_WAIT_MUTEX; return 2;
+	case SA_OBJ_RWLOCK: *first = SA_WAIT_RWLOCK_READ; return 2;
+	case SA_OBJ_COND: *first = SA_WAIT_COND; return 1;
+	case SA_OBJ_SEM: *first = SA_WAIT_SEM; return 1;
+	case SA_OBJ_BARRIER: *first = SA_WAIT_BARRIER; return 1;
+	case SA_OBJ_ONCE: *first = SA_WAIT_ONCE; return 1;
+	case SA_OBJ_SPIN: *first = SA_WAIT_SPINLOCK; return 1;
+	default: *first = SA_WAIT_NKINDS; return 0;
+	}
+}
+
+static struct sa_obj_waits *waits_of(struct sa_model *m, struct sa_object *o)
+{
+	if (!o->w && !(o->w = calloc(1, sizeof(*o->w))))
+		m->oom = 1;
+	return o->w;
+}
+
+const struct sa_wait_stat *sa_object_wait(const struct sa_object *o, enum sa_wait_kind k)
+{
+	static const struct sa_wait_stat none;
+	enum sa_wait_kind first;
+	unsigned n = kinds_of(o->type, &first);
+	if (!n || k < first || k >= first + n)
+		return NULL;
+	return o->w ? &o->w->ledger[k - first] : &none;
+}
+
+const struct sa_thread_waits *sa_thread_waits(const struct sa_thread *t)
+{
+	return &t->w;
+}
+
+void sa_model_each_pair(const struct sa_model *m,
+			void (*fn)(void *ctx, uint32_t thread, uint32_t obj, enum sa_wait_kind k,
+				   const struct sa_wait_stat *s),
+			void *ctx)
+{
+	for (uint32_t i = 0; i < m->npairs; i++) {
+		const struct sa_pair *p = &m->pairs[i];
+		if (!p->waits)
+			continue; /* a free slot */
+		struct sa_wait_stat s = { .waits = p->waits, .wait_ns = p->wait_ns, .max_ns = p->max_ns,
+					  .timeouts = p->timeouts, .contended = p->contended };
+		fn(ctx, p->ti, p->oi, p->kind, &s);
+	}
+}
+
+static struct sa_pair *pair_of(struct sa_model *m, struct sa_obj_waits *w, uint32_t ti,
+			       uint32_t oi, enum sa_wait_kind k)
+{
+	uint64_t key = (uint64_t)oi << 8 | (unsigned)k;
+	int64_t i = sa_map_get(&m->pair_map, ti, key);
+	if (i >= 0)
+		return &m->pairs[i];
+	uint32_t n;
+	if (m->free_pair) { /* slots of folded objects' pairs, linked by next */
+		n = m->free_pair - 1;
+		m->free_pair = m->pairs[n].next;
+	} else {
+		if (m->npairs == m->cappairs) {
+			uint32_t c = m->cappairs ? m->cappairs * 2 : 64;
+			struct sa_pair *p = realloc(m->pairs, c * sizeof(*p));
+			if (!p) {
+				m->oom = 1;
+				return NULL;
+			}
+			m->pairs = p;
+			m->cappairs = c;
+		}
+		n = m->npairs++;
+	}
+	if (sa_map_put(&m->pair_map, ti, key, n)) {
+		m->oom = 1;
+		return NULL;
+	}
+	struct sa_pair *p = &m->pairs[n];
+	*p = (struct sa_pair){ .ti = ti, .oi = oi, .kind = k, .next = w->pair_head };
+	w->pair_head = n + 1;
+	return p;
+}
+
+static void stat_add(struct sa_wait_stat *s, uint64_t ns, unsigned flags)
+{
+	int timed_out = flags & SA_WAITED_TIMEOUT;
+	s->waits++;
+	s->contended += !(flags & SA_WAITED_AT_ONCE);
+	s->wait_ns += ns;
+	if (ns > s->max_ns)
+		s->max_ns = ns;
+	s->timeouts += timed_out != 0;
+	sa_dist_add(&s->dist, ns);
+}
+
+void sa_model_waited(struct sa_model *m, uint32_t ti, uint32_t oi, enum sa_wait_kind k,
+		     uint64_t ns, unsigned flags)
+{
+	int timed_out = flags & SA_WAITED_TIMEOUT;
+	struct sa_object *o = &m->objs[oi];
+	struct sa_thread *t = &m->threads[ti];
+	enum sa_wait_kind first;
+	unsigned nk = kinds_of(o->type, &first);
+	struct sa_obj_waits *w = waits_of(m, o);
+	if (!w)
+		return;
+	if (nk && k >= first && k < first + nk)
+		stat_add(&w->ledger[k - first], ns, flags);
+	t->waits++;
+	t->wait_ns += ns;
+	t->timeouts += timed_out != 0;
+	t->w.waits++;
+	t->w.wait_ns += ns;
+	t->w.timeouts += timed_out != 0;
+	t->w.kind_ns[k] += ns;
+	if (t->waiting && t->wait_obj == oi)
+		t->waiting = 0;
+	struct sa_pair *p = pair_of(m, w, ti, oi, k);
+	if (!p)
+		return;
+	p->waits++;
+	p->contended += !(flags & SA_WAITED_AT_ONCE);
+	p->wait_ns += ns;
+	if (ns > p->max_ns)
+		p->max_ns = ns;
+	p->timeouts += timed_out != 0;
+	if (p->wait_ns > t->top_wait_ns || t->w.waits == 1) {
+		t->top_wait_ns = p->wait_ns;
+		t->top_obj = oi;
+	}
+}
+
+void sa_model_wait_begins(struct sa_model *m, uint32_t ti, uint32_t oi, int64_t ts)
+{
+	struct sa_thread *t = &m->threads[ti];
+	t->waiting = 1;
+	t->wait_obj = oi;
+	t->wait_begin = ts;
+}
+
+/* ---- blame --------------------------------------------------------------- */
+
+/* The table entry for (thread, site), made if there is room or if it
+ * would outweigh the smallest entry (then it replaces that one). */
+static struct sa_blame *blame_entry(struct sa_obj_waits *w, uint32_t ti, uint64_t site,
+				    uint64_t weight)
+{
+	unsigned lo = 0;
+	for (unsigned i = 0; i < w->nblame; i++) {
+		if (w->blame[i].thread == ti && w->blame[i].site == site)
+			return &w->blame[i];
+		if (w->blame[i].caused_ns < w->blame[lo].caused_ns)
+			lo = i;
+	}
+	if (w->nblame < SA_BLAME_MAX)
+		lo = w->nblame++;
+	else if (w->blame[lo].caused_ns >= weight)
+		return NULL;
+	w->blame[lo] = (struct sa_blame){ .thread = ti, .site = site };
+	return &w->blame[lo];
+}
+
+/* Waiting up to ts is charged to the hold in progress. */
+static void account(struct sa_obj_waits *w, int64_t ts)
+{
+	if (w->nwait && ts > w->acc_ts)
+		w->caused += (uint64_t)w->nwait * (uint64_t)(ts - w->acc_ts);
+	if (ts > w->acc_ts)
+		w->acc_ts = ts;
+}
+
+/* The hold in progress ends: its caused waiting goes to (ti, site). */
+static void flush(struct sa_obj_waits *w, int have_ti, uint32_t ti, uint64_t site,
+		  int have_hold, uint64_t hold_ns)
+{
+	if (w->caused) {
+		struct sa_blame *b = have_ti ? blame_entry(w, ti, site, w->caused) : NULL;
+		if (b) {
+			b->holds++;
+			b->caused_ns += w->caused;
+			if (have_hold) {
+				b->hold_ns += hold_ns;
+				if (hold_ns > b->max_hold_ns)
+					b->max_hold_ns = hold_ns;
+			}
+		} else {
+			w->unblamed_ns += w->caused;
+		}
+	}
+	w->caused = 0;
+	w->have_holder = 0;
+}
+
+void sa_blame_requested(struct sa_model *m, uint32_t oi, uint32_t waiter_ti, int have_owner,
+			uint32_t owner_ti, int64_t ts)
+{
+	struct sa_obj_waits *w = waits_of(m, &m->objs[oi]);
+	if (!w)
+		return;
+	account(w, ts);
+	if (have_owner && !(w->have_holder && w->holder == owner_ti)) {
+		if (w->have_holder) /* another hold ended, untraced */
+			flush(w, 1, w->holder, w->holder_site, 0, 0);
+		w->have_holder = 1;
+		w->holder = owner_ti;
+		w->holder_site = 0;
+	}
+	/* A thread waits for one thing at a time: an earlier wait of this
+	 * thread whose end was not seen is over. */
+	struct sa_thread *t = &m->threads[waiter_ti];
+	if (t->waiting && t->wait_obj != oi) {
+		struct sa_obj_waits *old = m->objs[t->wait_obj].w;
+		if (old && old->nwait)
+			old->nwait--;
+	} else if (t->waiting && t->wait_obj == oi && w->nwait) {
+		w->nwait--; /* requested again: the same wait restarted */
+	}
+	w->nwait++;
+	sa_model_wait_begins(m, waiter_ti, oi, ts);
+}
+
+void sa_blame_wait_over(struct sa_model *m, uint32_t oi, int64_t ts)
+{
+	struct sa_obj_waits *w = waits_of(m, &m->objs[oi]);
+	if (!w)
+		return;
+	account(w, ts);
+	if (w->nwait)
+		w->nwait--;
+}
+
+void sa_blame_acquired(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t site, int64_t ts)
+{
+	struct sa_obj_waits *w = waits_of(m, &m->objs[oi]);
+	if (!w)
+		return;
+	account(w, ts);
+	if (w->have_holder && w->holder != ti)
+		flush(w, 1, w->holder, w->holder_site, 0, 0);
+	else if (!w->have_holder && w->caused)
+		flush(w, 0, 0, 0, 0, 0);
+	w->have_holder = 1;
+	w->holder = ti;
+	w->holder_site = site;
+}
+
+void sa_blame_released(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t site, int64_t ts,
+		       int have_hold, uint64_t hold_ns)
+{
+	struct sa_obj_waits *w = waits_of(m, &m->objs[oi]);
+	if (!w)
+		return;
+	account(w, ts);
+	flush(w, 1, ti, site, have_hold, hold_ns);
+}
+
+unsigned sa_object_blame(const struct sa_model *m, uint32_t obj, const struct sa_blame **out)
+{
+	const struct sa_obj_waits *w = obj < m->nobjs ? m->objs[obj].w : NULL;
+	*out = w ? w->blame : NULL;
+	return w ? w->nblame : 0;
+}
+
+/* ---- wakers -------------------------------------------------------------- */
+
+static struct sa_waker *waker_entry(struct sa_obj_waits *w, uint32_t ti, uint64_t site)
+{
+	unsigned lo = 0;
+	for (unsigned i = 0; i < w->nwakers; i++) {
+		if (w->wakers[i].thread == ti && w->wakers[i].site == site)
+			return &w->wakers[i];
+		if (w->wakers[i].released < w->wakers[lo].released)
+			lo = i;
+	}
+	if (w->nwakers < SA_BLAME_MAX)
+		lo = w->nwakers++;
+	else if (w->wakers[lo].released > 1)
+		return NULL; /* full of wakers that released more: this one is counted nowhere */
+	w->wakers[lo] = (struct sa_waker){ .thread = ti, .site = site };
+	return &w->wakers[lo];
+}
+
+void sa_waker_wake(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t site, uint64_t released,
+		   uint64_t latency_ns)
+{
+	struct sa_obj_waits *w = waits_of(m, &m->objs[oi]);
+	struct sa_waker *k = w ? waker_entry(w, ti, site) : NULL;
+	if (!k)
+		return;
+	k->wakes++;
+	k->released += released;
+	k->latency_ns += latency_ns;
+}
+
+void sa_waker_released(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t site,
+		       uint64_t latency_ns)
+{
+	struct sa_obj_waits *w = waits_of(m, &m->objs[oi]);
+	struct sa_waker *k = w ? waker_entry(w, ti, site) : NULL;
+	if (!k)
+		return;
+	k->released++;
+	k->latency_ns += latency_ns;
+}
+
+void sa_waker_post(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t site, int64_t ts)
+{
+	struct sa_obj_waits *w = waits_of(m, &m->objs[oi]);
+	struct sa_waker *k = w ? waker_entry(w, ti, site) : NULL;
+	if (!k)
+		return;
+	k->wakes++;
+	w->have_post = 1;
+	w->post_ti = ti;
+	w->post_site = site;
+	w->post_ts = ts;
+}
+
+void sa_waker_took(struct sa_model *m, uint32_t oi, int64_t begin)
+{
+	struct sa_obj_waits *w = m->objs[oi].w;
+	if (w && w->have_post && w->post_ts >= begin)
+		sa_waker_released(m, oi, w->post_ti, w->post_site, (uint64_t)(w->post_ts - begin));
+}
+
+unsigned sa_object_wakers(const struct sa_model *m, uint32_t obj, const struct sa_waker **out)
+{
+	const struct sa_obj_waits *w = obj < m->nobjs ? m->objs[obj].w : NULL;
+	*out = w ? w->wakers : NULL;
+	return w ? w->nwakers : 0;
+}
+
+void sa_obj_waits_free(struct sa_object *o)
+{
+	if (!o->w)
+		return;
+	sa_dist_free(&o->w->ledger[0].dist);
+	sa_dist_free(&o->w->ledger[1].dist);
+	free(o->w);
+	o->w = NULL;
+}

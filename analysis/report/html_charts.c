@@ -98,7 +98,7 @@ static void top_wait(const struct sa_model *m, const struct sa_table *t, FILE *o
 		uint64_t v = sa_html_u(t, r, w);
 		double len = max ? (double)v / (double)max * (W - LABEL - 120) : 0;
 		unsigned y = 5 + i * 22;
-		sa_html_ns(a, sizeof(a), (double)v);
+		sa_fmt_ns(a, sizeof(a), (double)v);
 		fprintf(out, "<g class=\"lock\"><title>");
 		row_label(out, t, r);
 		fprintf(out, ": waited %s in total; %llu acquisitions, %llu contended, %llu timeouts",
@@ -156,8 +156,8 @@ static void histograms(const struct sa_table *t, FILE *out)
 			char from[32], to[32];
 			double len = (double)x->h.v[k] / (double)max * 100;
 			unsigned xx = 40 + (k - lo) * bw;
-			sa_html_ns(from, sizeof(from), k ? (double)(1ULL << (k - 1)) : 0);
-			sa_html_ns(to, sizeof(to), k ? (double)(k < 64 ? 1ULL << k : ~0ULL) : 1);
+			sa_fmt_ns(from, sizeof(from), k ? (double)(1ULL << (k - 1)) : 0);
+			sa_fmt_ns(to, sizeof(to), k ? (double)(k < 64 ? 1ULL << k : ~0ULL) : 1);
 			fprintf(out, "<rect class=\"hbar\" x=\"%u\" y=\"%.1f\" width=\"%u\" "
 				"height=\"%.1f\"><title>%s \xe2\x80\x93 %s: %llu waits</title></rect>",
 				xx, 120 - len, bw - 2, len, from, to, (unsigned long long)x->h.v[k]);
@@ -230,7 +230,7 @@ static void stacked(const struct sa_model *m, const struct sa_table *t, FILE *ou
 
 void sa_html_charts(const struct sa_model *m, const struct sa_report *r, FILE *out)
 {
-	const struct sa_table *locks = sa_html_table(r, "contention.locks");
+	const struct sa_table *locks = sa_report_find(r, "contention.locks");
 	if (locks) {
 		top_wait(m, locks, out);
 		histograms(locks, out);
@@ -241,13 +241,13 @@ void sa_html_charts(const struct sa_model *m, const struct sa_report *r, FILE *o
 		{ "cancellations", "seg-cancelled", "cancelled" },
 		{ "races", "seg-raced", "raced" },
 	};
-	stacked(m, sa_html_table(r, "races.condvars"), out, "cond-outcomes",
+	stacked(m, sa_report_find(r, "races.condvars"), out, "cond-outcomes",
 		"Condition variables: how waits ended", "cv", cv, 4, "No condition variable waited on.");
 	static const struct seg sp[] = {
 		{ "acquired", "seg-acquired", "acquired while spinning" },
 		{ "gave_up", "seg-gave_up", "gave up (slept)" },
 		{ "saw_waiters", "seg-saw_waiters", "saw waiters (bailed)" },
 	};
-	stacked(m, sa_html_table(r, "spin.objects"), out, "spin", "Spinning: success per object",
+	stacked(m, sa_report_find(r, "spin.objects"), out, "spin", "Spinning: success per object",
 		"spinrow", sp, 3, "No spin loop (SYNCTRACE_SPIN=none, or nothing contended).");
 }

@@ -75,11 +75,10 @@ int sa_object_name(const struct sa_model *m, uint32_t obj, struct sa_objname *ou
 const char *sa_site_name(const struct sa_model *m, uint32_t proc, uint64_t ip,
 			 char *buf, size_t n);
 
-/* The report table "stacks.objects" (stacks.c): every stack of every
- * object, symbolized; nothing when the trace has no stacks. */
-struct sa_report;
-struct sa_report_opts;
-void sa_stacks_build(const struct sa_model *m, const struct sa_report_opts *o,
-		     struct sa_report *r);
+/* The id of the object's stack k (0 when unknown; k as for
+ * sa_symbols_object_stack). The table stacks.objects is a report module
+ * (analysis/report/stacks.c). */
+uint64_t sa_symbols_object_stack_id(const struct sa_model *m, const struct sa_object *ob,
+				    unsigned k);
 
 #endif

@@ -1,0 +1,47 @@
+/* The ranked view of waits (top_waits.c), shared with the findings: the
+ * ledger's objects grouped (--by), one row per group and kind of wait,
+ * ranked (--sort), with each group's holders and wakers merged. */
+#ifndef SA_WAITS_VIEW_H
+#define SA_WAITS_VIEW_H
+
+#include "sa_report_util.h"
+#include "sa_waits.h"
+
+struct sa_wgroup {
+	uint32_t first, nobjs;        /* its objects: objs[first .. first + nobjs) */
+	uint32_t rep;                 /* the object that waited most: names the group */
+	uint64_t rep_wait, wait_ns;
+	uint64_t instances;
+	uint32_t rank;                /* of its first row (1 = the top), 0: no row */
+	int has[SA_WAIT_NKINDS];
+	struct sa_wait_stat s[SA_WAIT_NKINDS]; /* summed (dist: log2, n and sum only) */
+	struct sa_blame blame[SA_BLAME_MAX];   /* largest caused first */
+	unsigned nblame;
+	struct sa_waker wakers[SA_BLAME_MAX];  /* most released first */
+	unsigned nwakers;
+};
+
+struct sa_wrow {
+	uint32_t group;
+	enum sa_wait_kind kind;
+	struct sa_wait_stat s;
+	const struct sa_wait_stat *single; /* the object's own, when the group is one */
+	uint64_t key;
+};
+
+struct sa_waits_view {
+	uint32_t *objs;
+	struct sa_wgroup *groups;
+	uint32_t ngroups;
+	struct sa_wrow *rows;          /* ranked */
+	uint32_t nrows;
+	uint64_t total_ns;             /* all waiting, over the rows */
+};
+
+int sa_waits_view_make(const struct sa_model *m, const struct sa_report_opts *o,
+		       struct sa_waits_view *v);
+void sa_waits_view_free(struct sa_waits_view *v);
+/* "name:tid" of model thread ti. */
+void sa_thread_label(const struct sa_model *m, uint32_t ti, char *buf, size_t n);
+
+#endif

@@ -287,6 +287,15 @@ static int parse_params(struct sa_sink_state *s, const bt_value *params)
 		if (k >= 0)
 			s->opts.sort = (enum sa_sort)k;
 	}
+	if ((v = bt_value_map_borrow_entry_value_const(params, "by")) && bt_value_is_string(v)) {
+		int k = sa_report_parse_by(bt_value_string_get(v));
+		if (k >= 0)
+			s->opts.by = (enum sa_by)k;
+	}
+	if ((v = bt_value_map_borrow_entry_value_const(params, "all")) && bt_value_is_bool(v))
+		s->opts.all = bt_value_bool_get(v);
+	if ((v = bt_value_map_borrow_entry_value_const(params, "wide")) && bt_value_is_bool(v))
+		s->opts.wide = bt_value_bool_get(v);
 	if ((v = bt_value_map_borrow_entry_value_const(params, "top"))) {
 		if (bt_value_is_unsigned_integer(v))
 			s->opts.top = (unsigned)bt_value_integer_unsigned_get(v);

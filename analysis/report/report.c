@@ -113,8 +113,8 @@ int sa_report_render(const struct sa_model *m, const struct sa_report_opts *o, F
 			sa_table_text(r.tables[i], out, o->wide);
 		}
 		if (hidden)
-			fprintf(out, "\n%u more tables (contention, wakes, races, spin, ...) and every "
-				"column: --wide; everything exact, in ns: --format json|csv\n", hidden);
+			fprintf(out, "\n%u more tables and every column: --wide; all of it in exact ns: "
+				"--format json|csv\n", hidden);
 		break;
 	}
 	for (unsigned i = 0; i < r.n; i++) {

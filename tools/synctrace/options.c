@@ -41,6 +41,9 @@ int record_parse(int argc, char **argv, struct record_opts *o, void (*help)(void
 		{ "format", required_argument, 0, 'F' },
 		{ "sort", required_argument, 0, 'S' },
 		{ "top", required_argument, 0, 'T' },
+		{ "by", required_argument, 0, 'Y' },
+		{ "all", no_argument, 0, 'A' },
+		{ "wide", no_argument, 0, 'W' },
 		{ 0, 0, 0, 0 },
 	};
 	memset(o, 0, sizeof(*o));
@@ -92,12 +95,25 @@ int record_parse(int argc, char **argv, struct record_opts *o, void (*help)(void
 		case 'F':
 		case 'S':
 		case 'T':
-			if (!for_run || o->nreport > 4) {
+			if (!for_run || o->nreport > 8) {
 				say("unknown option '%s' (try --help)", argv[optind - 1]);
 				return -1;
 			}
 			o->report_args[o->nreport++] = c == 'F' ? "--format" : c == 'S' ? "--sort" : "--top";
 			o->report_args[o->nreport++] = optarg;
+			if (c == 'F')
+				o->report_format = optarg;
+			break;
+		case 'Y':
+		case 'A':
+		case 'W':
+			if (!for_run || o->nreport > 8) {
+				say("unknown option '%s' (try --help)", argv[optind - 1]);
+				return -1;
+			}
+			o->report_args[o->nreport++] = c == 'Y' ? "--by" : c == 'A' ? "--all" : "--wide";
+			if (c == 'Y')
+				o->report_args[o->nreport++] = optarg;
 			break;
 		default:
 			say("unknown option '%s' (try --help)", argv[optind - 1]);

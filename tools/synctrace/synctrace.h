@@ -31,8 +31,9 @@ struct record_opts {
 	int64_t blocking_us;     /* its channel timeout (-1: forever) */
 	int quiet;               /* --quiet: no messages but errors */
 	int stacks;              /* --stacks: SYNCTRACE_STACKS=1 (call stacks) */
-	char *report_args[7];    /* run: --format/--sort/--top for the report */
+	char *report_args[12];   /* run: --format/--sort/--top/--by/--all/--wide for the report */
 	int nreport;
+	const char *report_format; /* run: its --format, or NULL (text) */
 	char **argv;             /* the command, NULL-terminated; NULL: none */
 };
 

@@ -24,6 +24,8 @@ static uint64_t fine_upper(unsigned i)
 
 void sa_dist_add(struct sa_dist *d, uint64_t v)
 {
+	if (!d->log2 && !(d->log2 = calloc(SA_DIST_LOG2, sizeof(uint64_t))))
+		return; /* out of memory: the value is not counted */
 	if (!d->n || v < d->min)
 		d->min = v;
 	if (v > d->max)
@@ -99,7 +101,7 @@ uint64_t sa_dist_pct(const struct sa_dist *d, double p)
 
 int sa_dist_nbuckets(const struct sa_dist *d)
 {
-	for (int i = SA_DIST_LOG2 - 1; i >= 0; i--)
+	for (int i = SA_DIST_LOG2 - 1; d->log2 && i >= 0; i--)
 		if (d->log2[i])
 			return i + 1;
 	return 0;
@@ -107,8 +109,50 @@ int sa_dist_nbuckets(const struct sa_dist *d)
 
 void sa_dist_free(struct sa_dist *d)
 {
+	free(d->log2);
 	free(d->exact);
 	free(d->fine);
+	d->log2 = NULL;
 	d->exact = NULL;
 	d->fine = NULL;
+}
+
+int sa_dist_merge(struct sa_dist *dst, const struct sa_dist *src)
+{
+	if (!src->n)
+		return 0;
+	if (!src->fine && dst->n + src->n <= SA_DIST_EXACT && !dst->fine) {
+		for (uint64_t i = 0; i < src->n; i++)
+			sa_dist_add(dst, src->exact[i]);
+		return 0;
+	}
+	/* The result is past exact: both as fine histograms. */
+	uint64_t *fine = dst->fine ? dst->fine : calloc(SA_DIST_LOG2 * SA_DIST_SUB, sizeof(uint64_t));
+	if (!fine || (!dst->log2 && !(dst->log2 = calloc(SA_DIST_LOG2, sizeof(uint64_t))))) {
+		if (fine != dst->fine)
+			free(fine);
+		return -1;
+	}
+	if (!dst->fine) {
+		for (uint64_t i = 0; dst->exact && i < dst->n; i++)
+			fine[fine_index(dst->exact[i])]++;
+		free(dst->exact);
+		dst->exact = NULL;
+		dst->fine = fine;
+	}
+	if (src->fine)
+		for (unsigned i = 0; i < SA_DIST_LOG2 * SA_DIST_SUB; i++)
+			fine[i] += src->fine[i];
+	else
+		for (uint64_t i = 0; i < src->n; i++)
+			fine[fine_index(src->exact[i])]++;
+	for (unsigned i = 0; i < SA_DIST_LOG2; i++)
+		dst->log2[i] += src->log2[i];
+	if (!dst->n || src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+	dst->n += src->n;
+	dst->sum += src->sum;
+	return 0;
 }

@@ -25,6 +25,7 @@ static void add_edge(struct sa_checks *c, uint32_t pi, int32_t tid, const struct
 		return;
 	if (c->nedges >= SA_CHK_MAX_EDGES) {
 		c->edges_dropped++;
+		c->lockorder_incomplete |= SA_CHK_INCOMPLETE_EDGES;
 		return;
 	}
 	if (c->nedges == c->capedges) {
@@ -32,6 +33,7 @@ static void add_edge(struct sa_checks *c, uint32_t pi, int32_t tid, const struct
 		struct sa_edge *p = realloc(c->edges, cap * sizeof(*p));
 		if (!p) {
 			c->oom = 1;
+			c->lockorder_incomplete |= SA_CHK_INCOMPLETE_OOM;
 			return;
 		}
 		c->edges = p;
@@ -240,6 +242,7 @@ void sa_checks_finish(struct sa_checks *c, const struct sa_model *m)
 	unsigned ncycles = 0;
 	if (!prev || !queue || !order || !depth) {
 		c->oom = 1;
+		c->lockorder_incomplete |= SA_CHK_INCOMPLETE_OOM;
 		goto out;
 	}
 	for (uint32_t i = 0; i < c->nedges; i++)
@@ -257,6 +260,8 @@ void sa_checks_finish(struct sa_checks *c, const struct sa_model *m)
 		report_cycle(c, m, path, n + 1);
 		ncycles += c->nfindings > before;
 	}
+	if (ncycles >= MAX_CYCLES)
+		c->lockorder_incomplete |= SA_CHK_INCOMPLETE_CYCLES;
 out:
 	free(prev);
 	free(queue);

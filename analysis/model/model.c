@@ -367,6 +367,12 @@ void sa_model_name_trace(struct sa_model *m, unsigned i, const char *name)
 void sa_model_discarded(struct sa_model *m, unsigned trace, const char *stream,
 			int64_t begin, int64_t end, uint64_t count, int count_known)
 {
+	uint64_t raw = count_known ? count : 0;
+	/* A counter that went backwards wraps to a count near 2^64: no trace
+	 * loses more than 2^63 events, so such a count is unknown (the
+	 * numbers around it still lower bounds). */
+	if (count_known && count > (uint64_t)INT64_MAX)
+		count_known = 0;
 	if (count_known)
 		m->discarded_total += count;
 	else
@@ -381,6 +387,8 @@ void sa_model_discarded(struct sa_model *m, unsigned trace, const char *stream,
 	d->begin = begin;
 	d->end = end;
 	d->count = count_known ? count : 0;
+	d->count_known = count_known;
+	d->raw_count = raw;
 }
 
 static void count_other(struct sa_model *m, const char *name)

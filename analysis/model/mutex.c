@@ -42,7 +42,14 @@ uint64_t sa_mutex_acquisitions(const struct sa_mutex *x)
 	uint64_t seen = x->acquired_events, cont = sa_mutex_contended(x);
 	if (seen > c)
 		c = seen;
+	if (x->full && x->releases > c) /* full level: one released event per hold */
+		c = x->releases;
 	return cont > c ? cont : c;
+}
+
+int sa_mutex_acquisitions_known(const struct sa_mutex *x)
+{
+	return x->counts_final || x->full;
 }
 
 uint64_t sa_mutex_contended(const struct sa_mutex *x)
@@ -108,6 +115,7 @@ void sa_mutex_event(struct sa_model *m, const struct sa_event *e)
 		o->caller = (uint64_t)caller;
 	int from_start = x->init_seen || p->have_start;
 	int full = p->level >= 2;
+	x->full = full;
 
 	switch (e->id) {
 	case SA_EV_mutex_init:
@@ -119,11 +127,13 @@ void sa_mutex_event(struct sa_model *m, const struct sa_event *e)
 		x->destroy_result = (int)r;
 		note_acq(x, from_start, (uint64_t)sa_ev_i(e, "acquisitions"), 0);
 		note_cont(x, from_start, (uint32_t)sa_ev_i(e, "contended"), 0);
+		x->counts_final = 1;
 		if (r == 0)
 			o->destroyed = 1;
 		break;
 	}
 	case SA_EV_mutex_counters:
+		x->counts_final = 1;
 		note_acq(x, from_start, (uint64_t)sa_ev_i(e, "acquisitions"), 0);
 		note_cont(x, from_start, (uint32_t)sa_ev_i(e, "contended"), 0);
 		break;

@@ -108,7 +108,13 @@ struct sa_checks {
 	struct sa_map edge_map;         /* (proc << 32 | a, b) → edge */
 	int cycles_done;
 	int oom;
+	/* The lock-order check could not look at everything (a finding that
+	 * says "incomplete", never "no finding"): SA_CHK_INCOMPLETE_* bits. */
+	unsigned lockorder_incomplete;
 };
+#define SA_CHK_INCOMPLETE_EDGES 1  /* edges beyond SA_CHK_MAX_EDGES dropped (edges_dropped) */
+#define SA_CHK_INCOMPLETE_CYCLES 2 /* the search stopped at its cycle limit */
+#define SA_CHK_INCOMPLETE_OOM 4    /* out of memory */
 
 /* New checks state, observing m. NULL on out of memory. */
 struct sa_checks *sa_checks_attach(struct sa_model *m);

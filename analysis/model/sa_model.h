@@ -142,6 +142,8 @@ struct sa_discard {
 	char stream[48];
 	int64_t begin, end;  /* ns; INT64_MIN when unknown */
 	uint64_t count;      /* 0 when unknown */
+	int count_known;     /* 0: no count, or one that cannot be true (raw_count) */
+	uint64_t raw_count;  /* what the trace said, when it said anything */
 };
 
 struct sa_other_provider {

@@ -40,6 +40,8 @@ struct sa_mutex {
 	int32_t last_owner;
 	uint64_t handoffs;     /* ownership seen passing to another thread */
 	int destroy_result;
+	int counts_final;      /* a destroy or counters event gave the final counters */
+	int full;              /* its process traced at the full level */
 };
 
 struct sa_model;
@@ -48,6 +50,10 @@ struct sa_object;
  * another family's object or on out of memory. */
 struct sa_mutex *sa_mutex_of(struct sa_model *m, struct sa_object *o);
 uint64_t sa_mutex_acquisitions(const struct sa_mutex *x);
+/* Is sa_mutex_acquisitions the true count (1), or only a lower bound (0:
+ * no final counters in the trace: a heap mutex never destroyed while
+ * traced, whose uncontended acquisitions no event counted)? */
+int sa_mutex_acquisitions_known(const struct sa_mutex *x);
 uint64_t sa_mutex_contended(const struct sa_mutex *x);
 
 #endif

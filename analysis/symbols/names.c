@@ -1,25 +1,181 @@
-/* Names the programmer knows: an object's symbol, its init site, or its
- * module+offset; and its class key, stable across runs and processes.
- * (First version: module+offset and call sites only.) */
+/* Names the programmer knows, and class keys.
+ *
+ * An object whose address a module of its process covers (its data or
+ * bss) is named by the variable there (data.c: "queue_lock",
+ * "stats.lock"), else by module+offset. Any other object (heap, stack,
+ * shared memory) is named by the site that created it: "init in pool_new
+ * (pool.c:41)", or "first use in ..." when no init was seen (a statically
+ * initialised object, or one made before tracing began). The site is:
+ *   - with stacks (record --stacks), the first frame of its creation (or
+ *     first recorded use) stack that is neither a wrapper nor library
+ *     code. A wrapper is a frame that creates objects for more than one
+ *     caller: among the creation stacks of the process, the frame above
+ *     it differs (mutex_new called from queue_new and pool_new). Library
+ *     code: a frame in the C or C++ runtime or in synctrace, or whose
+ *     source is a system header (std::mutex::lock); walking stops before
+ *     it would leave the program for the runtime (main's caller).
+ *   - without stacks, the init event's caller (or the first caller).
+ *
+ * The class key (klass) never holds an absolute address, so it is the same
+ * in every run of the same binary and in every process running it:
+ * "TYPE:MODULE+0xOFF" for an object in a module (OFF from the module's
+ * base), "TYPE:init@MODULE+0xOFF" or "TYPE:use@MODULE+0xOFF" for one named
+ * by its site (OFF: the site's return address). Only an object with
+ * neither (no statedump) falls back to its process name and address. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sa_model.h"
 #include "sa_symbols_impl.h"
 
+/* Object sizes on x86-64 glibc (where member descent stops). */
+static uint64_t object_size(enum sa_obj_type t)
+{
+	switch (t) {
+	case SA_OBJ_MUTEX: return 40;
+	case SA_OBJ_COND: return 48;
+	case SA_OBJ_SEM: return 32;
+	case SA_OBJ_RWLOCK: return 56;
+	case SA_OBJ_BARRIER: return 32;
+	case SA_OBJ_SPIN:
+	case SA_OBJ_ONCE: return 4;
+	default: return 1;
+	}
+}
+
+static struct sa_sym_proc *proc_of(const struct sa_model *m, uint32_t proc)
+{
+	if (!m->symbols || proc >= m->nprocs)
+		return NULL;
+	return sa_sym_proc(m->symbols, m->procs[proc].trace, m->procs[proc].vpid, 0);
+}
+
+/* "fn (file:line)", "fn (mod+0xoff)", "file:line (mod+0xoff)", "mod+0xoff". */
+static int site_text(const struct sa_sym_code *c, char *buf, size_t n)
+{
+	if (!c->mod)
+		return -1;
+	if (c->fn && c->file)
+		snprintf(buf, n, "%s (%s:%d)", c->fn, c->file, c->line);
+	else if (c->fn)
+		snprintf(buf, n, "%s (%s+0x%" PRIx64 ")", c->fn, c->mod, c->off);
+	else if (c->file)
+		snprintf(buf, n, "%s:%d (%s+0x%" PRIx64 ")", c->file, c->line, c->mod, c->off);
+	else
+		snprintf(buf, n, "%s+0x%" PRIx64, c->mod, c->off);
+	return 0;
+}
+
 const char *sa_site_name(const struct sa_model *m, uint32_t proc, uint64_t ip,
 			 char *buf, size_t n)
 {
+	struct sa_sym_proc *p = proc_of(m, proc);
+	struct sa_sym_code c;
 	if (!n)
 		return buf;
-	if (proc < m->nprocs) {
-		const struct sa_proc *mp = &m->procs[proc];
-		if (sa_symbols_addr(m, mp->trace, mp->vpid, ip, buf, n))
-			return buf;
-	}
-	snprintf(buf, n, "0x%" PRIx64, ip);
+	if (!p || sa_sym_code_at(p, ip, 1, &c) || site_text(&c, buf, n))
+		snprintf(buf, n, "0x%" PRIx64, ip);
 	return buf;
+}
+
+/* The frames that began object ob (its creation or first recorded use). */
+static const struct sa_sym_run *run_of(const struct sa_model *m, const struct sa_object *ob,
+				       struct sa_sym_proc **pp)
+{
+	struct sa_sym_proc *p = proc_of(m, ob->proc);
+	*pp = p;
+	return p ? sa_sym_run_of(m->symbols, p, ob->addr, ob->first_ts, ob->last_ts) : NULL;
+}
+
+static const struct sa_sym_stack *stack_of(const struct sa_symbols *s, const struct sa_sym_run *r)
+{
+	if (!r || r->stack == SA_SYM_NO_STACK || r->stack >= s->nstacks)
+		return NULL;
+	const struct sa_sym_stack *st = &s->stacks[r->stack];
+	return st->frames && st->n ? st : NULL;
+}
+
+/* Which frames create objects for more than one caller: over every
+ * object's first stack, (proc, frame) → the frame above it. Rebuilt when
+ * the model has more objects than when it was built. */
+static void wraps_build(const struct sa_model *m)
+{
+	struct sa_symbols *s = m->symbols;
+	if (s->wraps_nobjs == m->nobjs && s->wrap_map.slots)
+		return;
+	sa_map_free(&s->wrap_map);
+	memset(&s->wrap_map, 0, sizeof(s->wrap_map));
+	s->nwraps = 0;
+	s->wraps_nobjs = m->nobjs;
+	for (uint32_t i = 0; i < m->nobjs; i++) {
+		struct sa_sym_proc *p;
+		const struct sa_sym_stack *st = stack_of(s, run_of(m, &m->objs[i], &p));
+		if (!st)
+			continue;
+		uint64_t pi = (uint64_t)(p - s->procs);
+		for (unsigned k = 0; k + 1 < st->n; k++) {
+			int64_t w = sa_map_get(&s->wrap_map, pi, st->frames[k]);
+			if (w >= 0) {
+				if (s->wraps[w].caller != st->frames[k + 1])
+					s->wraps[w].callers = 2;
+				continue;
+			}
+			if (s->nwraps == s->capwraps) {
+				uint32_t c = s->capwraps ? s->capwraps * 2 : 64;
+				struct sa_sym_wrap *nw = realloc(s->wraps, c * sizeof(*nw));
+				if (!nw)
+					return;
+				s->wraps = nw;
+				s->capwraps = c;
+			}
+			if (sa_map_put(&s->wrap_map, pi, st->frames[k], s->nwraps))
+				return;
+			s->wraps[s->nwraps++] = (struct sa_sym_wrap){ st->frames[k + 1], 1 };
+		}
+	}
+}
+
+static int is_wrapper(const struct sa_symbols *s, uint64_t pi, uint64_t frame)
+{
+	int64_t w = sa_map_get(&s->wrap_map, pi, frame);
+	return w >= 0 && s->wraps[w].callers > 1;
+}
+
+static int is_library(const struct sa_sym_code *c)
+{
+	static const char *const runtimes[] = { "libc.so", "libstdc++.so", "libpthread.so",
+						"libsynctrace", "ld-linux", "libgcc_s.so" };
+	if (!c->mod)
+		return 1; /* no module: nothing to name it by either */
+	for (size_t i = 0; i < sizeof(runtimes) / sizeof(runtimes[0]); i++)
+		if (!strncmp(c->mod, runtimes[i], strlen(runtimes[i])))
+			return 1;
+	return c->path && !strncmp(c->path, "/usr/include/", 13);
+}
+
+/* The frame of stack st that names the object (see the top). */
+static uint64_t naming_frame(const struct sa_model *m, struct sa_sym_proc *p,
+			     const struct sa_sym_stack *st)
+{
+	struct sa_symbols *s = m->symbols;
+	uint64_t pi = (uint64_t)(p - s->procs);
+	struct sa_sym_code c, next;
+	unsigned k = 0;
+	wraps_build(m);
+	sa_sym_code_at(p, st->frames[0], 1, &c);
+	while (k + 1 < st->n) {
+		int lib = is_library(&c);
+		if (!lib && !is_wrapper(s, pi, st->frames[k]))
+			break;
+		sa_sym_code_at(p, st->frames[k + 1], 1, &next);
+		if (!lib && is_library(&next))
+			break; /* the program's outermost frame */
+		c = next;
+		k++;
+	}
+	return st->frames[k];
 }
 
 int sa_object_name(const struct sa_model *m, uint32_t obj, struct sa_objname *out)
@@ -30,22 +186,39 @@ int sa_object_name(const struct sa_model *m, uint32_t obj, struct sa_objname *ou
 	const struct sa_object *ob = &m->objs[obj];
 	const struct sa_proc *mp = &m->procs[ob->proc];
 	const char *type = sa_obj_type_name(ob->type);
-	struct sa_sym_proc *p = m->symbols ? sa_sym_proc(m->symbols, mp->trace, mp->vpid, 0)
-					   : NULL;
+	struct sa_sym_proc *p;
+	const struct sa_sym_run *run = run_of(m, ob, &p);
+	const struct sa_sym_stack *st = p ? stack_of(m->symbols, run) : NULL;
+	uint64_t site = st ? naming_frame(m, p, st) : ob->caller;
+	struct sa_sym_code c;
+	int have_site = site && p && !sa_sym_code_at(p, site, 1, &c) &&
+			!site_text(&c, out->site, sizeof(out->site));
 	int mi = p ? sa_sym_module_of(p, ob->addr) : -1;
-	if (ob->caller)
-		sa_site_name(m, ob->proc, ob->caller, out->site, sizeof(out->site));
 	if (mi >= 0) {
 		const struct sa_sym_module *mod = &p->mods[mi];
-		snprintf(out->name, sizeof(out->name), "%s+0x%" PRIx64,
-			 sa_sym_base_name(mod->path), ob->addr - mod->base);
-		out->how = SA_NAME_MODULE_OFFSET;
-		snprintf(out->klass, sizeof(out->klass), "%s:%s", type, out->name);
+		uint64_t off = ob->addr - mod->base;
+		if (!sa_sym_data_at(p, ob->addr, object_size(ob->type), out->name, sizeof(out->name))) {
+			out->how = SA_NAME_SYMBOL;
+		} else {
+			snprintf(out->name, sizeof(out->name), "%s+0x%" PRIx64,
+				 sa_sym_base_name(mod->path), off);
+			out->how = SA_NAME_MODULE_OFFSET;
+		}
+		snprintf(out->klass, sizeof(out->klass), "%s:%s+0x%" PRIx64, type,
+			 sa_sym_base_name(mod->path), off);
+	} else if (have_site) {
+		const char *how = run && run->init ? "init" : "first use";
+		/* A long C++ name is cut (the site field keeps more of it). */
+		if (snprintf(out->name, sizeof(out->name), "%s in %s", how, out->site) < 0)
+			out->name[0] = 0;
+		out->how = SA_NAME_SITE;
+		snprintf(out->klass, sizeof(out->klass), "%s:%s@%s+0x%" PRIx64, type,
+			 run && run->init ? "init" : "use", c.mod, c.off);
 	} else {
 		snprintf(out->name, sizeof(out->name), "0x%" PRIx64, ob->addr);
 		out->how = SA_NAME_ADDRESS;
-		snprintf(out->klass, sizeof(out->klass), "%s:%s@%s", type, mp->procname,
-			 out->site[0] ? out->site : out->name);
+		snprintf(out->klass, sizeof(out->klass), "%s:%s:0x%" PRIx64, type, mp->procname,
+			 ob->addr);
 	}
 	return 0;
 }

@@ -15,6 +15,9 @@
 #include "sa_model.h"
 #include "sa_symbols_impl.h"
 
+/* libstdc++'s demangler (the C++ ABI's; the analyzers link libstdc++). */
+extern char *__cxa_demangle(const char *mangled, char *buf, size_t *n, int *status);
+
 static char *debuginfo_path = NULL;
 
 static const Dwfl_Callbacks callbacks = {
@@ -29,6 +32,11 @@ void sa_sym_proc_reset(struct sa_sym_proc *p)
 	if (p->dwfl)
 		dwfl_end(p->dwfl);
 	free(p->dwmods);
+	for (uint32_t i = 0; i < p->nvars; i++)
+		free(p->vars[i].v);
+	free(p->vars);
+	p->vars = NULL;
+	p->nvars = 0;
 	p->dwfl = NULL;
 	p->dwmods = NULL;
 	p->dwfl_tried = 0;
@@ -74,6 +82,10 @@ static void proc_open(struct sa_sym_proc *p)
 	p->dwfl = d;
 }
 
+/* A module the statedump gave no size (the vDSO: memsz 0) covers at most
+ * this much above its base; the stack is often not far above it. */
+#define SA_SYM_UNSIZED_SPAN (64u << 10)
+
 int sa_sym_module_of(const struct sa_sym_proc *p, uint64_t addr)
 {
 	int best = -1;
@@ -83,10 +95,55 @@ int sa_sym_module_of(const struct sa_sym_proc *p, uint64_t addr)
 			continue;
 		if (mod->memsz && addr - mod->base < mod->memsz)
 			return (int)i;
-		if (!mod->memsz && (best < 0 || mod->base > p->mods[best].base))
+		if (!mod->memsz && addr - mod->base < SA_SYM_UNSIZED_SPAN &&
+		    (best < 0 || mod->base > p->mods[best].base))
 			best = (int)i;
 	}
 	return best;
+}
+
+const char *sa_sym_demangle(const char *sym, char *buf, size_t n)
+{
+	if (!sym || strncmp(sym, "_Z", 2))
+		return sym;
+	int status = -1;
+	char *d = __cxa_demangle(sym, NULL, NULL, &status);
+	if (!d || status) {
+		free(d);
+		return sym;
+	}
+	snprintf(buf, n, "%s", d);
+	free(d);
+	return buf;
+}
+
+Dwfl_Module *sa_sym_dwmod(struct sa_sym_proc *p, int i)
+{
+	if (!p->dwfl_tried)
+		proc_open(p);
+	return p->dwmods ? p->dwmods[i] : NULL;
+}
+
+int sa_sym_code_at(struct sa_sym_proc *p, uint64_t addr, int is_return, struct sa_sym_code *c)
+{
+	memset(c, 0, sizeof(*c));
+	int i = addr ? sa_sym_module_of(p, addr) : -1;
+	if (i < 0)
+		return -1;
+	const struct sa_sym_module *mod = &p->mods[i];
+	c->mod = sa_sym_base_name(mod->path);
+	c->off = addr - mod->base;
+	Dwfl_Module *dm = sa_sym_dwmod(p, i);
+	if (!dm)
+		return 0;
+	/* A return address: the call is the instruction before it. */
+	Dwarf_Addr pc = is_return ? addr - 1 : addr;
+	c->fn = sa_sym_demangle(dwfl_module_addrname(dm, pc), c->fnbuf, sizeof(c->fnbuf));
+	Dwfl_Line *line = dwfl_module_getsrc(dm, pc);
+	if (line)
+		c->path = dwfl_lineinfo(line, NULL, &c->line, NULL, NULL, NULL);
+	c->file = c->path ? sa_sym_base_name(c->path) : NULL;
+	return 0;
 }
 
 const char *sa_symbols_addr(const struct sa_model *m, unsigned trace, int32_t vpid,
@@ -94,33 +151,17 @@ const char *sa_symbols_addr(const struct sa_model *m, unsigned trace, int32_t vp
 {
 	struct sa_symbols *s = m->symbols;
 	struct sa_sym_proc *p = s ? sa_sym_proc(s, trace, vpid, 0) : NULL;
-	if (!p || !addr || !size)
+	struct sa_sym_code c;
+	if (!p || !size || sa_sym_code_at(p, addr, 1, &c))
 		return NULL;
-	int i = sa_sym_module_of(p, addr);
-	if (i < 0)
-		return NULL;
-	if (!p->dwfl_tried)
-		proc_open(p);
-	const struct sa_sym_module *mod = &p->mods[i];
-	const char *modname = mod->path ? sa_sym_base_name(mod->path) : "?";
-	Dwfl_Module *dm = p->dwmods ? p->dwmods[i] : NULL;
-	/* A return address: the call is the instruction before it. */
-	Dwarf_Addr pc = addr - 1;
-	const char *fn = dm ? dwfl_module_addrname(dm, pc) : NULL;
-	Dwfl_Line *line = dm ? dwfl_module_getsrc(dm, pc) : NULL;
-	const char *file = NULL;
-	int lineno = 0;
-	if (line)
-		file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
-	if (fn && file)
-		snprintf(buf, size, "%s at %s:%d", fn, sa_sym_base_name(file), lineno);
-	else if (fn)
-		snprintf(buf, size, "%s (%s+0x%" PRIx64 ")", fn, modname, addr - mod->base);
-	else if (file)
-		snprintf(buf, size, "%s:%d (%s+0x%" PRIx64 ")", sa_sym_base_name(file), lineno, modname,
-			 addr - mod->base);
+	if (c.fn && c.file)
+		snprintf(buf, size, "%s at %s:%d", c.fn, c.file, c.line);
+	else if (c.fn)
+		snprintf(buf, size, "%s (%s+0x%" PRIx64 ")", c.fn, c.mod, c.off);
+	else if (c.file)
+		snprintf(buf, size, "%s:%d (%s+0x%" PRIx64 ")", c.file, c.line, c.mod, c.off);
 	else
-		snprintf(buf, size, "%s+0x%" PRIx64, modname, addr - mod->base);
+		snprintf(buf, size, "%s+0x%" PRIx64, c.mod, c.off);
 	return buf;
 }
 

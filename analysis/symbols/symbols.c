@@ -77,10 +77,10 @@ static void on_module_event(struct sa_symbols *s, const struct sa_event *e, cons
 		return;
 	if (!strcmp(what, "start")) {
 		/* A statedump of a process image seen before: start over. */
+		sa_sym_proc_reset(p);
 		for (uint32_t i = 0; i < p->nmods; i++)
 			module_clear(&p->mods[i]);
 		p->nmods = 0;
-		sa_sym_proc_reset(p);
 		return;
 	}
 	if (!sa_ev_get(e, "baddr", &base))
@@ -142,6 +142,94 @@ static void on_frames(struct sa_symbols *s, const struct sa_event *e)
 	s->stacks[i].n = e->narr;
 }
 
+/* Note that the next event of e's thread (on obj) was called through stack si. */
+static void pend_set(struct sa_symbols *s, uint32_t pi, const struct sa_event *e, uint64_t obj,
+		     uint32_t si)
+{
+	int64_t i = sa_map_get(&s->pend_map, pi, (uint32_t)e->vtid);
+	if (i < 0) {
+		if (grow((void **)&s->pends, &s->cappends, s->npends, sizeof(*s->pends)) ||
+		    sa_map_put(&s->pend_map, pi, (uint32_t)e->vtid, s->npends))
+			return;
+		i = s->npends++;
+		s->pends[i].live = 0;
+	}
+	struct sa_sym_pend *pd = &s->pends[i];
+	if (!pd->live)
+		s->npend_live++;
+	pd->live = 1;
+	pd->obj = obj;
+	pd->stack = si;
+}
+
+static void run_add(struct sa_symbols *s, uint32_t pi, uint64_t obj, int64_t ts, uint32_t stack,
+		    uint32_t init)
+{
+	int64_t i = sa_map_get(&s->hist_map, pi, obj);
+	if (i < 0) {
+		if (grow((void **)&s->hists, &s->caphists, s->nhists, sizeof(*s->hists)) ||
+		    sa_map_put(&s->hist_map, pi, obj, s->nhists))
+			return;
+		i = s->nhists++;
+		memset(&s->hists[i], 0, sizeof(s->hists[i]));
+	}
+	struct sa_sym_hist *h = &s->hists[i];
+	if (h->n && h->runs[h->n - 1].stack == stack && h->runs[h->n - 1].init == init) {
+		h->runs[h->n - 1].last_ts = ts;
+		return;
+	}
+	if (grow((void **)&h->runs, &h->cap, h->n, sizeof(*h->runs)))
+		return;
+	h->runs[h->n++] = (struct sa_sym_run){ ts, ts, stack, init };
+}
+
+/* A synctrace event other than a stack's: an init, or the event a
+ * stack:use announced, begins a run of its object's history. */
+static void on_object_event(struct sa_model *m, const struct sa_event *e, const char *name)
+{
+	size_t len = strlen(name);
+	int init = len > 5 && !strcmp(name + len - 5, ":init");
+	struct sa_symbols *s = m->symbols;
+	if (!init && (!s || !s->npend_live))
+		return;
+	if (!s && !(s = symbols_of(m))) {
+		m->oom = 1;
+		return;
+	}
+	int64_t obj;
+	if (!sa_ev_get(e, "obj", &obj) && !sa_ev_get(e, "cond", &obj))
+		return;
+	struct sa_sym_proc *p = sa_sym_proc(s, e->trace, e->vpid, 1);
+	if (!p)
+		return;
+	uint32_t pi = (uint32_t)(p - s->procs), stack = SA_SYM_NO_STACK;
+	int64_t k = s->npend_live ? sa_map_get(&s->pend_map, pi, (uint32_t)e->vtid) : -1;
+	if (k >= 0 && s->pends[k].live) {
+		s->pends[k].live = 0;
+		s->npend_live--;
+		if (s->pends[k].obj == (uint64_t)obj)
+			stack = s->pends[k].stack;
+	}
+	if (init || stack != SA_SYM_NO_STACK)
+		run_add(s, pi, (uint64_t)obj, e->ts, stack, (uint32_t)init);
+}
+
+const struct sa_sym_run *sa_sym_run_of(const struct sa_symbols *s, const struct sa_sym_proc *p,
+				       uint64_t addr, int64_t first_ts, int64_t last_ts)
+{
+	int64_t i = sa_map_get(&s->hist_map, (uint64_t)(p - s->procs), addr);
+	if (i < 0)
+		return NULL;
+	const struct sa_sym_hist *h = &s->hists[i];
+	for (uint32_t k = 0; k < h->n; k++) {
+		if (h->runs[k].first_ts > last_ts)
+			break;
+		if (h->runs[k].last_ts >= first_ts)
+			return &h->runs[k];
+	}
+	return NULL;
+}
+
 static void on_use(struct sa_symbols *s, const struct sa_event *e)
 {
 	struct sa_sym_proc *p = sa_sym_proc(s, e->trace, e->vpid, 1);
@@ -152,6 +240,7 @@ static void on_use(struct sa_symbols *s, const struct sa_event *e)
 	int64_t si = stack_index(s, pi, (uint64_t)id, 1); /* frames may come later */
 	if (si < 0)
 		return;
+	pend_set(s, pi, e, (uint64_t)obj, (uint32_t)si);
 	int64_t oi = sa_map_get(&s->obj_map, pi, (uint64_t)obj);
 	if (oi < 0) {
 		if (grow((void **)&s->objs, &s->capobjs, s->nobjs, sizeof(*s->objs)) ||
@@ -182,8 +271,11 @@ void sa_symbols_feed(struct sa_model *m, const struct sa_event *e)
 	int module = !strncmp(name, "lttng_ust_statedump:", 20);
 	int dl = !strncmp(name, "lttng_ust_dl:", 13);
 	int stack = !strncmp(name, "synctrace_stack:", 16);
-	if (!module && !dl && !stack)
+	if (!module && !dl && !stack) {
+		if (!strncmp(name, "synctrace_", 10))
+			on_object_event(m, e, name);
 		return;
+	}
 	struct sa_symbols *s = symbols_of(m);
 	if (!s) {
 		m->oom = 1;
@@ -215,6 +307,14 @@ void sa_symbols_free(struct sa_symbols *s)
 	free(s->procs);
 	free(s->stacks);
 	free(s->objs);
+	for (uint32_t i = 0; i < s->nhists; i++)
+		free(s->hists[i].runs);
+	free(s->hists);
+	free(s->pends);
+	free(s->wraps);
+	sa_map_free(&s->hist_map);
+	sa_map_free(&s->pend_map);
+	sa_map_free(&s->wrap_map);
 	sa_map_free(&s->proc_map);
 	sa_map_free(&s->stack_map);
 	sa_map_free(&s->obj_map);

@@ -16,7 +16,9 @@
 #include "sa_once.h"
 #include "sa_mutex.h"
 #include "sa_report.h"
+#include "sa_rwlock.h"
 #include "sa_sem.h"
+#include "sa_checks.h"
 
 static struct sa_model *m;
 
@@ -1086,6 +1088,432 @@ static void meta_no_nonce(void)
 	CHECK_EQ(m->procs[3].have_mutex_spin, 0);
 }
 
+/* ---- the wait ledger, blame, wakers (sa_waits.h) ------------------------ */
+
+static uint32_t oidx(int pid, uint64_t addr)
+{
+	struct sa_object *o = obj(pid, addr, 0);
+	CHECK(o);
+	return (uint32_t)(o - m->objs);
+}
+
+static const struct sa_wait_stat *ledger(int pid, uint64_t addr, enum sa_wait_kind k)
+{
+	const struct sa_wait_stat *s = sa_object_wait(&m->objs[oidx(pid, addr)], k);
+	CHECK(s);
+	return s;
+}
+
+static const struct sa_thread *thr(int pid, int tid)
+{
+	for (uint32_t i = 0; i < m->nthreads; i++)
+		if (m->procs[m->threads[i].proc].vpid == pid && m->threads[i].vtid == tid)
+			return &m->threads[i];
+	CHECK(0);
+	return NULL;
+}
+
+static int64_t tidx(int pid, int tid)
+{
+	return thr(pid, tid) - m->threads;
+}
+
+#define STAT(s, n_, ns_, max_, to_)                \
+	do {                                      \
+		CHECK_EQ((s)->waits, n_);         \
+		CHECK_EQ((s)->wait_ns, ns_);      \
+		CHECK_EQ((s)->max_ns, max_);      \
+		CHECK_EQ((s)->timeouts, to_);     \
+		CHECK_EQ((s)->dist.n, n_);        \
+	} while (0)
+
+#define MX 0x1000
+#define CV 0x2000
+#define RW 0x3000
+#define SM 0x4000
+#define BR 0x5000
+#define ON 0x6000
+#define SL 0x7000
+
+struct pair_sum {
+	unsigned n;
+	uint64_t ns[SA_WAIT_NKINDS];
+};
+
+static void sum_pair(void *ctx, uint32_t thread, uint32_t o, enum sa_wait_kind k,
+		     const struct sa_wait_stat *s)
+{
+	struct pair_sum *p = ctx;
+	(void)thread;
+	(void)o;
+	p->n++;
+	p->ns[k] += s->wait_ns;
+}
+
+/* Every kind of wait, one object each: the object's ledger, the thread's
+ * and the pairs agree with the events, to the nanosecond. */
+static void ledger_kinds(void)
+{
+	START(1, 1, 1);
+	/* mutex: a contended lock (100 ns) and a timed lock that timed out (50) */
+	feed(SA_EV_mutex_init, 2, 1, 1, "obj", I(MX), "caller", I(0x400), "kind", I(0), NULL);
+	feed(SA_EV_mutex_requested, 10, 1, 11, "obj", I(MX), "caller", I(0x500), "owner", I(1),
+	     "waiters", I(0), NULL);
+	feed(SA_EV_mutex_acquired, 110, 1, 11, "obj", I(MX), "caller", I(0x500), "how", I(2),
+	     "wait_ns", I(100), "acquisitions", I(2), "contended", I(1), NULL);
+	feed(SA_EV_mutex_requested, 150, 1, 1, "obj", I(MX), "caller", I(0x501), "owner", I(11),
+	     "waiters", I(0), NULL);
+	feed(SA_EV_mutex_timeout, 200, 1, 1, "obj", I(MX), "caller", I(0x501), "sleeps", I(1),
+	     "wait_ns", I(50), NULL);
+	/* condvar: a wait that timed out (1000), then the relock (20, slept) */
+	feed(SA_EV_cond_enqueued, 300, 1, 12, "cond", I(CV), "caller", I(0x600), "mutex", I(MX),
+	     "node", I(0xA0), "timed", I(1), NULL);
+	feed(SA_EV_cond_leaving, 1290, 1, 12, "cond", I(CV), "node", I(0xA0), "reason", I(1), NULL);
+	feed(SA_EV_cond_woke, 1300, 1, 12, "cond", I(CV), "node", I(0xA0), "how", I(1),
+	     "spurious", I(0), "wait_ns", I(1000), NULL);
+	feed(SA_EV_cond_relocked, 1320, 1, 12, "cond", I(CV), "mutex", I(MX), "node", I(0xA0),
+	     "contended", I(1), "result", I(0), "relock_ns", I(20), NULL);
+	/* rwlock: a writer (70), a reader (30), a writer that timed out (40) */
+	feed(SA_EV_rwlock_requested, 400, 1, 13, "obj", I(RW), "caller", I(0x700), "write", I(1),
+	     "readers", I(1), "writer", I(0), NULL);
+	feed(SA_EV_rwlock_acquired, 470, 1, 13, "obj", I(RW), "caller", I(0x700), "write", I(1),
+	     "how", I(2), "wait_ns", I(70), NULL);
+	feed(SA_EV_rwlock_requested, 480, 1, 14, "obj", I(RW), "caller", I(0x701), "write", I(0),
+	     "writer", I(13), NULL);
+	feed(SA_EV_rwlock_acquired, 510, 1, 14, "obj", I(RW), "caller", I(0x701), "write", I(0),
+	     "how", I(1), "wait_ns", I(30), NULL);
+	feed(SA_EV_rwlock_requested, 520, 1, 13, "obj", I(RW), "caller", I(0x702), "write", I(1),
+	     "readers", I(1), NULL);
+	feed(SA_EV_rwlock_timeout, 560, 1, 13, "obj", I(RW), "caller", I(0x702), "write", I(1),
+	     "wait_ns", I(40), NULL);
+	/* semaphore: a token after sleeping (80), a timeout (60), EINTR (5) */
+	feed(SA_EV_sem_wait_begin, 600, 1, 15, "obj", I(SM), "caller", I(0x800), NULL);
+	feed(SA_EV_sem_acquired, 680, 1, 15, "obj", I(SM), "caller", I(0x800), "how", I(2),
+	     "wait_ns", I(80), NULL);
+	feed(SA_EV_sem_timeout, 760, 1, 15, "obj", I(SM), "caller", I(0x800), "result", I(110),
+	     "wait_ns", I(60), NULL);
+	feed(SA_EV_sem_timeout, 770, 1, 15, "obj", I(SM), "caller", I(0x800), "result", I(4),
+	     "wait_ns", I(5), NULL);
+	/* barrier (90), once (25), spinlock (15) */
+	feed(SA_EV_barrier_departure, 900, 1, 16, "obj", I(BR), "caller", I(0x900), "round", I(0),
+	     "wait_ns", I(90), NULL);
+	feed(SA_EV_once_wait, 975, 1, 17, "obj", I(ON), "caller", I(0xA00), NULL);
+	feed(SA_EV_once_waited, 1000, 1, 17, "obj", I(ON), "caller", I(0xA00), "wait_ns", I(25), NULL);
+	feed(SA_EV_spinlock_contended, 1100, 1, 18, "obj", I(SL), "caller", I(0xB00),
+	     "iterations", I(7), "spin_ns", I(15), NULL);
+
+	STAT(ledger(1, MX, SA_WAIT_MUTEX), 2, 150, 100, 1);
+	STAT(ledger(1, MX, SA_WAIT_COND_RELOCK), 1, 20, 20, 0);
+	STAT(ledger(1, CV, SA_WAIT_COND), 1, 1000, 1000, 1);
+	STAT(ledger(1, RW, SA_WAIT_RWLOCK_WRITE), 2, 110, 70, 1);
+	STAT(ledger(1, RW, SA_WAIT_RWLOCK_READ), 1, 30, 30, 0);
+	STAT(ledger(1, SM, SA_WAIT_SEM), 3, 145, 80, 2);
+	STAT(ledger(1, BR, SA_WAIT_BARRIER), 1, 90, 90, 0);
+	STAT(ledger(1, ON, SA_WAIT_ONCE), 1, 25, 25, 0);
+	STAT(ledger(1, SL, SA_WAIT_SPINLOCK), 1, 15, 15, 0);
+	CHECK_EQ(ledger(1, MX, SA_WAIT_MUTEX)->contended, 2);
+	/* A kind that is not the object's type's. */
+	CHECK(!sa_object_wait(&m->objs[oidx(1, MX)], SA_WAIT_COND));
+	CHECK(!sa_object_wait(&m->objs[oidx(1, CV)], SA_WAIT_MUTEX));
+	CHECK(!sa_object_wait(&m->objs[oidx(1, SM)], SA_WAIT_RWLOCK_READ));
+
+	/* Per thread: the condvar waiter has both its kinds, apart. */
+	const struct sa_thread_waits *w12 = sa_thread_waits(thr(1, 12));
+	CHECK_EQ(w12->waits, 2);
+	CHECK_EQ(w12->wait_ns, 1020);
+	CHECK_EQ(w12->timeouts, 1);
+	CHECK_EQ(w12->kind_ns[SA_WAIT_COND], 1000);
+	CHECK_EQ(w12->kind_ns[SA_WAIT_COND_RELOCK], 20);
+	CHECK_EQ(thr(1, 12)->waits, 2);
+	CHECK_EQ(thr(1, 12)->timeouts, 1);
+	CHECK_EQ(thr(1, 12)->top_obj, oidx(1, CV));
+	const struct sa_thread_waits *w13 = sa_thread_waits(thr(1, 13));
+	CHECK_EQ(w13->waits, 2);
+	CHECK_EQ(w13->wait_ns, 110);
+	CHECK_EQ(w13->timeouts, 1);
+	const struct sa_thread_waits *w15 = sa_thread_waits(thr(1, 15));
+	CHECK_EQ(w15->waits, 3);
+	CHECK_EQ(w15->timeouts, 2);
+	CHECK_EQ(w15->kind_ns[SA_WAIT_SEM], 145);
+	CHECK_EQ(sa_thread_waits(thr(1, 1))->timeouts, 1);
+
+	/* Pairs: one per (thread, object, kind) that waited. */
+	struct pair_sum ps = { 0 };
+	sa_model_each_pair(m, sum_pair, &ps);
+	CHECK_EQ(ps.n, 10); /* 13 and 15 waited twice and thrice on one pair */
+	CHECK_EQ(ps.ns[SA_WAIT_MUTEX], 150);
+	CHECK_EQ(ps.ns[SA_WAIT_COND_RELOCK], 20);
+	CHECK_EQ(ps.ns[SA_WAIT_COND], 1000);
+	CHECK_EQ(ps.ns[SA_WAIT_RWLOCK_WRITE], 110);
+	CHECK_EQ(ps.ns[SA_WAIT_SEM], 145);
+	CHECK_EQ(ps.ns[SA_WAIT_SPINLOCK], 15);
+	CHECK(!strcmp(sa_wait_kind_name(SA_WAIT_COND_RELOCK), "cond-relock"));
+	CHECK(!strcmp(sa_wait_kind_name(SA_WAIT_RWLOCK_WRITE), "rwlock-write"));
+}
+
+/* A thread that timed out 50 times on a condvar: 50 waits, 50 timeouts,
+ * all its waiting on that condvar (issue 16: it was listed with 0). */
+static void cond_timeouts_per_thread(void)
+{
+	START(1, 1, 1);
+	for (int i = 0; i < 50; i++) {
+		int64_t t0 = 1000 + i * 10000;
+		feed(SA_EV_cond_enqueued, t0, 1, 2, "cond", I(CV), "caller", I(0x600), "mutex", I(MX),
+		     "node", I(0xA0), "timed", I(1), NULL);
+		feed(SA_EV_cond_leaving, t0 + 4000, 1, 2, "cond", I(CV), "node", I(0xA0), "reason",
+		     I(1), NULL);
+		feed(SA_EV_cond_woke, t0 + 5000, 1, 2, "cond", I(CV), "node", I(0xA0), "how", I(1),
+		     "spurious", I(0), "wait_ns", I(5000), NULL);
+		feed(SA_EV_cond_relocked, t0 + 5010, 1, 2, "cond", I(CV), "mutex", I(MX), "node",
+		     I(0xA0), "contended", I(0), "result", I(0), "relock_ns", I(10), NULL);
+	}
+	const struct sa_thread *t = thr(1, 2);
+	CHECK_EQ(t->waits, 100);
+	CHECK_EQ(t->timeouts, 50);
+	CHECK_EQ(t->wait_ns, 50 * 5010);
+	CHECK_EQ(t->w.kind_ns[SA_WAIT_COND], 50 * 5000);
+	CHECK_EQ(t->w.kind_ns[SA_WAIT_COND_RELOCK], 50 * 10);
+	CHECK_EQ(t->top_obj, oidx(1, CV));
+	STAT(ledger(1, CV, SA_WAIT_COND), 50, 50 * 5000, 5000, 50);
+	const struct sa_wait_stat *r = ledger(1, MX, SA_WAIT_COND_RELOCK);
+	STAT(r, 50, 500, 10, 0);
+	CHECK_EQ(r->contended, 0); /* taken at once: waits, not contended ones */
+}
+
+static const struct sa_blame *blame_of(uint32_t o, int64_t ti, uint64_t site)
+{
+	const struct sa_blame *b;
+	unsigned n = sa_object_blame(m, o, &b);
+	for (unsigned i = 0; i < n; i++)
+		if (b[i].thread == (uint32_t)ti && b[i].site == site)
+			return &b[i];
+	return NULL;
+}
+
+#define MS 1000000
+
+/* Thread 10 holds the mutex (its acquisition was not an event) while 11,
+ * 12, 13 wait 1 ms: its hold caused 3 ms; then each waiter's hold (1 ms)
+ * keeps the ones still waiting: 2 ms, 1 ms. level: 1 or 2 (then the
+ * releases carry hold times). */
+static void three_waiters(int level)
+{
+	START(1, 1, level);
+	feed(SA_EV_mutex_init, 2, 1, 10, "obj", I(MX), "caller", I(0x400), "kind", I(0), NULL);
+	for (int w = 11; w <= 13; w++)
+		feed(SA_EV_mutex_requested, 1000, 1, w, "obj", I(MX), "caller", I(0x500 + w),
+		     "owner", I(10), "waiters", I(w - 11), NULL);
+	int64_t ts = 1000 + MS;
+	feed(SA_EV_mutex_released, ts, 1, 10, "obj", I(MX), "caller", I(0xAAA), "waiters", I(3),
+	     "woken", I(1), "acquisitions", I(0), "hold_ns", I(5 * MS), NULL);
+	for (int w = 11; w <= 13; w++) {
+		feed(SA_EV_mutex_acquired, ts, 1, w, "obj", I(MX), "caller", I(0x500 + w), "how", I(2),
+		     "wait_ns", I(ts - 1000), "acquisitions", I(0), "contended", I(0), NULL);
+		ts += MS;
+		feed(SA_EV_mutex_released, ts, 1, w, "obj", I(MX), "caller", I(0xC00 + w), "waiters",
+		     I(13 - w), "woken", I(w < 13 ? 1 : -1), "acquisitions", I(0), "hold_ns", I(MS),
+		     NULL);
+	}
+	uint32_t o = oidx(1, MX);
+	const struct sa_blame *h = blame_of(o, tidx(1, 10), 0xAAA);
+	CHECK(h);
+	CHECK_EQ(h->holds, 1);
+	CHECK_EQ(h->caused_ns, 3 * MS);
+	const struct sa_blame *b11 = blame_of(o, tidx(1, 11), 0xC0B);
+	const struct sa_blame *b12 = blame_of(o, tidx(1, 12), 0xC0C);
+	CHECK(b11 && b12);
+	CHECK_EQ(b11->caused_ns, 2 * MS);
+	CHECK_EQ(b12->caused_ns, 1 * MS);
+	CHECK(!blame_of(o, tidx(1, 13), 0xC0D)); /* nobody waited for the last hold */
+	const struct sa_blame *all;
+	CHECK_EQ(sa_object_blame(m, o, &all), 3);
+	/* The blamed waiting is all the waiting: 1 + 2 + 3 ms. */
+	CHECK_EQ(ledger(1, MX, SA_WAIT_MUTEX)->wait_ns, 6 * MS);
+	if (level >= 2) {
+		CHECK_EQ(h->hold_ns, 5 * MS);
+		CHECK_EQ(h->max_hold_ns, 5 * MS);
+		CHECK_EQ(b11->hold_ns, MS);
+	} else {
+		CHECK_EQ(h->hold_ns, 0);
+		CHECK_EQ(b11->hold_ns, 0);
+	}
+}
+
+static void blame_three_waiters(void)
+{
+	three_waiters(1);
+}
+
+static void blame_hold_full(void)
+{
+	three_waiters(2);
+}
+
+/* A writer holds the rwlock while a reader waits; at the full level its
+ * hold time per side (the events carry no hold: acquired → released). */
+static void rwlock_blame_holds(void)
+{
+	START(1, 1, 2);
+	feed(SA_EV_rwlock_acquired, 100, 1, 2, "obj", I(RW), "caller", I(0x700), "write", I(1),
+	     "how", I(0), "wait_ns", I(0), NULL);
+	feed(SA_EV_rwlock_requested, 150, 1, 3, "obj", I(RW), "caller", I(0x701), "write", I(0),
+	     "writer", I(2), NULL);
+	feed(SA_EV_rwlock_released, 400, 1, 2, "obj", I(RW), "caller", I(0x7F0), "write", I(1),
+	     "readers_left", I(0), "sleepers", I(1), "woken", I(1), NULL);
+	feed(SA_EV_rwlock_acquired, 410, 1, 3, "obj", I(RW), "caller", I(0x701), "write", I(0),
+	     "how", I(2), "wait_ns", I(260), NULL);
+	feed(SA_EV_rwlock_released, 560, 1, 3, "obj", I(RW), "caller", I(0x7F1), "write", I(0),
+	     "readers_left", I(0), "sleepers", I(0), "woken", I(-1), NULL);
+	const struct sa_object *o = &m->objs[oidx(1, RW)];
+	const struct sa_rwlock *r = o->ext;
+	CHECK_EQ(r->hold[1].n, 1);
+	CHECK_EQ(r->hold[1].sum, 300);
+	CHECK_EQ(r->hold[0].n, 1);
+	CHECK_EQ(r->hold[0].sum, 150);
+	const struct sa_blame *b = blame_of(oidx(1, RW), tidx(1, 2), 0x7F0);
+	CHECK(b);
+	CHECK_EQ(b->caused_ns, 250); /* 150 → 400 */
+	CHECK_EQ(b->hold_ns, 300);
+	STAT(ledger(1, RW, SA_WAIT_RWLOCK_READ), 1, 260, 260, 0);
+}
+
+static const struct sa_waker *waker_of(uint32_t o, int64_t ti, uint64_t site)
+{
+	const struct sa_waker *k;
+	unsigned n = sa_object_wakers(m, o, &k);
+	for (unsigned i = 0; i < n; i++)
+		if (k[i].thread == (uint32_t)ti && k[i].site == site)
+			return &k[i];
+	return NULL;
+}
+
+/* A broadcast releasing two condvar waiters, 900 and 700 ns after they
+ * began; a post releasing a semaphore sleeper 500 ns after it began. */
+static void wakers_latency(void)
+{
+	START(1, 1, 1);
+	feed(SA_EV_cond_enqueued, 100, 1, 21, "cond", I(CV), "caller", I(0x600), "mutex", I(MX),
+	     "node", I(0xA1), "timed", I(0), NULL);
+	feed(SA_EV_cond_enqueued, 300, 1, 22, "cond", I(CV), "caller", I(0x600), "mutex", I(MX),
+	     "node", I(0xA2), "timed", I(0), NULL);
+	feed(SA_EV_cond_signaled, 1000, 1, 20, "cond", I(CV), "caller", I(0x5160), "node", I(0xA1),
+	     "order", I(0), NULL);
+	feed(SA_EV_cond_signaled, 1000, 1, 20, "cond", I(CV), "caller", I(0x5160), "node", I(0xA2),
+	     "order", I(1), NULL);
+	feed(SA_EV_cond_signal, 1001, 1, 20, "cond", I(CV), "caller", I(0x5160), "broadcast", I(1),
+	     "moved", I(2), "leaving", I(0), NULL);
+	feed(SA_EV_cond_woke, 1100, 1, 21, "cond", I(CV), "node", I(0xA1), "how", I(0),
+	     "wait_ns", I(1000), NULL);
+	feed(SA_EV_cond_woke, 1200, 1, 22, "cond", I(CV), "node", I(0xA2), "how", I(0),
+	     "wait_ns", I(900), NULL);
+	const struct sa_waker *k = waker_of(oidx(1, CV), tidx(1, 20), 0x5160);
+	CHECK(k);
+	CHECK_EQ(k->wakes, 1);
+	CHECK_EQ(k->released, 2);
+	CHECK_EQ(k->latency_ns, 900 + 700);
+	const struct sa_waker *all;
+	CHECK_EQ(sa_object_wakers(m, oidx(1, CV), &all), 1);
+
+	feed(SA_EV_sem_wait_begin, 2000, 1, 23, "obj", I(SM), "caller", I(0x800), NULL);
+	feed(SA_EV_sem_sleep, 2010, 1, 23, "obj", I(SM), "caller", I(0x800), "nwaiters", I(1), NULL);
+	feed(SA_EV_sem_post, 2500, 1, 24, "obj", I(SM), "caller", I(0x9057), "result", I(0),
+	     "value", I(1), "nwaiters", I(1), "woken", I(1), NULL);
+	feed(SA_EV_sem_acquired, 2600, 1, 23, "obj", I(SM), "caller", I(0x800), "how", I(2),
+	     "wait_ns", I(600), NULL);
+	k = waker_of(oidx(1, SM), tidx(1, 24), 0x9057);
+	CHECK(k);
+	CHECK_EQ(k->wakes, 1);
+	CHECK_EQ(k->released, 1);
+	CHECK_EQ(k->latency_ns, 500);
+	/* A later spinner's token was not this post's: nothing more released. */
+	feed(SA_EV_sem_acquired, 3000, 1, 25, "obj", I(SM), "caller", I(0x800), "how", I(1),
+	     "wait_ns", I(100), NULL);
+	CHECK_EQ(k->released, 1);
+}
+
+/* A discarded-events count that went backwards (wrapped near 2^64) is
+ * unknown, with its range, and the numbers stay lower bounds. */
+static void discard_wrap(void)
+{
+	START(1, 1, 1);
+	sa_model_name_trace(m, 0, "host-a");
+	sa_model_discarded(m, 0, "chan_0", 100, 200, 18446744073708544496ull, 1);
+	sa_model_discarded(m, 0, "chan_1", 300, 400, 7, 1);
+	CHECK_EQ(m->ndiscards, 2);
+	CHECK_EQ(m->discards[0].count_known, 0);
+	CHECK_EQ(m->discards[0].count, 0);
+	CHECK(m->discards[0].raw_count == 18446744073708544496ull);
+	CHECK_EQ(m->discards[0].begin, 100);
+	CHECK_EQ(m->discards[1].count_known, 1);
+	CHECK_EQ(m->discarded_total, 7);
+	CHECK_EQ(m->discarded_unknown, 1);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct sa_report_opts o = { .format = SA_FMT_JSON };
+	sa_report_render(m, &o, f);
+	fclose(f);
+	CHECK(!strstr(buf, "18446744073708544496"));
+	CHECK(strstr(buf, "\"lower_bounds\": true"));
+	free(buf);
+}
+
+/* A heap mutex locked uncontended at the contention level leaves no event
+ * with its counter: its count is unknown (a lower bound), until its
+ * destroy gives the final counters. At the full level every hold is a
+ * released event: the count is exact even with counters unread. */
+static void mutex_count_unknown(void)
+{
+	START(1, 1, 1);
+	feed(SA_EV_mutex_init, 2, 1, 1, "obj", I(MX), "caller", I(0x400), "kind", I(0), NULL);
+	const struct sa_mutex *x = mx(1, MX, 0);
+	CHECK_EQ(sa_mutex_acquisitions(x), 0);
+	CHECK_EQ(sa_mutex_acquisitions_known(x), 0);
+	feed(SA_EV_mutex_destroy, 9, 1, 1, "obj", I(MX), "caller", I(0x401), "result", I(0),
+	     "acquisitions", I(1000), "contended", I(0), NULL);
+	CHECK_EQ(sa_mutex_acquisitions(x), 1000);
+	CHECK_EQ(sa_mutex_acquisitions_known(x), 1);
+
+	START(10, 2, 2);
+	feed(SA_EV_mutex_init, 11, 2, 2, "obj", I(MX), "caller", I(0x400), "kind", I(0), NULL);
+	for (int i = 0; i < 1000; i++)
+		feed(SA_EV_mutex_released, 20 + i, 2, 2, "obj", I(MX), "caller", I(0x402),
+		     "waiters", I(-1), "woken", I(-1), "acquisitions", I(0), "hold_ns", I(1), NULL);
+	x = mx(2, MX, 0);
+	CHECK_EQ(sa_mutex_acquisitions(x), 1000);
+	CHECK_EQ(sa_mutex_acquisitions_known(x), 1);
+}
+
+/* n lock-order edges Ai → Bi (Bi taken while Ai held), full level. */
+static void nested_pairs(struct sa_checks *c, unsigned from, unsigned n)
+{
+	(void)c;
+	for (unsigned i = from; i < from + n; i++) {
+		int64_t t = 100 + (int64_t)i * 10;
+		uint64_t a = 0x100000 + (uint64_t)i * 0x100, b = a + 0x40;
+		feed(SA_EV_mutex_released, t + 2, 1, 1, "obj", I(b), "caller", I(0x502),
+		     "waiters", I(-1), "woken", I(-1), "acquisitions", I(0), "hold_ns", I(1), NULL);
+		feed(SA_EV_mutex_released, t + 3, 1, 1, "obj", I(a), "caller", I(0x501),
+		     "waiters", I(-1), "woken", I(-1), "acquisitions", I(0), "hold_ns", I(3), NULL);
+	}
+}
+
+/* The lock-order check at its edge limit says it is incomplete. */
+static void lockorder_incomplete(void)
+{
+	struct sa_checks *c = sa_checks_attach(m);
+	CHECK(c);
+	START(1, 1, 2);
+	nested_pairs(c, 0, SA_CHK_MAX_EDGES);
+	sa_checks_finish(c, m);
+	CHECK_EQ(c->nedges, SA_CHK_MAX_EDGES);
+	CHECK_EQ(c->lockorder_incomplete, 0);
+	nested_pairs(c, SA_CHK_MAX_EDGES, 1);
+	CHECK_EQ(c->edges_dropped, 1);
+	CHECK(c->lockorder_incomplete & SA_CHK_INCOMPLETE_EDGES);
+	sa_checks_free(c);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -1121,6 +1549,15 @@ static const struct {
 	{ "meta_repeat_first_lost", meta_repeat_first_lost },
 	{ "meta_new_nonce", meta_new_nonce },
 	{ "meta_no_nonce", meta_no_nonce },
+	{ "ledger_kinds", ledger_kinds },
+	{ "cond_timeouts_per_thread", cond_timeouts_per_thread },
+	{ "blame_three_waiters", blame_three_waiters },
+	{ "blame_hold_full", blame_hold_full },
+	{ "rwlock_blame_holds", rwlock_blame_holds },
+	{ "wakers_latency", wakers_latency },
+	{ "discard_wrap", discard_wrap },
+	{ "mutex_count_unknown", mutex_count_unknown },
+	{ "lockorder_incomplete", lockorder_incomplete },
 };
 
 int main(int argc, char **argv)

@@ -36,12 +36,27 @@ static int grow(void **p, uint32_t n, uint32_t *cap, size_t size)
 	return 0;
 }
 
+/* The window's activity, which picks the busiest second: waiting,
+ * spinning, sleeping and wakes, not every event (a process's shutdown,
+ * which destroys its locks, is not its busiest second). */
+static void activity(struct sa_tl_window *w, int64_t b, int64_t e)
+{
+	if (b < w->start)
+		b = w->start;
+	if (!w->events++ || b < w->ev_first)
+		w->ev_first = b;
+	if (w->events == 1 || e > w->ev_last)
+		w->ev_last = e;
+}
+
 static void add_span(struct sa_timeline *t, uint32_t ti, uint32_t oi, int64_t b, int64_t e,
 		     enum sa_span_kind k, uint64_t caller, uint64_t caller2)
 {
 	struct sa_tl_window *w = &t->cur;
 	if (e < w->start || b >= w->end)
 		return;
+	if (k != SA_SPAN_HOLD)
+		activity(w, b, e);
 	if (w->nspans >= SA_TL_MAX_SPANS) {
 		if (!w->spans_capped++ && !w->arrows_capped)
 			w->cap_ts = e;
@@ -67,6 +82,7 @@ static void add_arrow(struct sa_timeline *t, uint32_t from, uint32_t to, uint32_
 	struct sa_tl_window *w = &t->cur;
 	if (e < w->start || b >= w->end)
 		return;
+	activity(w, b, e);
 	if (w->narrows >= SA_TL_MAX_ARROWS) {
 		if (!w->arrows_capped++ && !w->spans_capped)
 			w->cap_ts = e;
@@ -132,12 +148,7 @@ static void observe(void *ctx, struct sa_model *m, const struct sa_event *e, uin
 	}
 	if (!t->fixed && e->ts >= t->cur.end)
 		next_second(t, e->ts);
-	if (e->ts >= t->cur.start && e->ts < t->cur.end) {
-		if (!t->cur.events++)
-			t->cur.ev_first = e->ts;
-		t->cur.ev_last = e->ts;
-	}
-	else if (e->ts < t->cur.start)
+	if (e->ts < t->cur.start)
 		return;
 
 	int64_t addr;

@@ -14,7 +14,7 @@ struct sa_wgroup {
 	uint64_t instances;
 	uint32_t rank;                /* of its first row (1 = the top), 0: no row */
 	int has[SA_WAIT_NKINDS];
-	struct sa_wait_stat s[SA_WAIT_NKINDS]; /* summed (dist: log2, n and sum only) */
+	struct sa_wait_stat s[SA_WAIT_NKINDS]; /* summed, distributions merged */
 	struct sa_blame blame[SA_BLAME_MAX];   /* largest caused first */
 	unsigned nblame;
 	struct sa_waker wakers[SA_BLAME_MAX];  /* most released first */
@@ -24,8 +24,7 @@ struct sa_wgroup {
 struct sa_wrow {
 	uint32_t group;
 	enum sa_wait_kind kind;
-	struct sa_wait_stat s;
-	const struct sa_wait_stat *single; /* the object's own, when the group is one */
+	struct sa_wait_stat s;             /* its group's (the dist is the group's) */
 	uint64_t key;
 };
 
@@ -36,6 +35,7 @@ struct sa_waits_view {
 	struct sa_wrow *rows;          /* ranked */
 	uint32_t nrows;
 	uint64_t total_ns;             /* all waiting, over the rows */
+	int oom;                       /* a distribution could not be merged */
 };
 
 int sa_waits_view_make(const struct sa_model *m, const struct sa_report_opts *o,

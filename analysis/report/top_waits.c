@@ -189,6 +189,9 @@ static int row_desc(const void *a, const void *b)
 
 void sa_waits_view_free(struct sa_waits_view *v)
 {
+	for (uint32_t g = 0; v->groups && g < v->ngroups; g++)
+		for (int k = 0; k < SA_WAIT_NKINDS; k++)
+			sa_dist_free(&v->groups[g].s[k].dist);
 	free(v->groups);
 	free(v->rows);
 	free(v->objs);
@@ -243,10 +246,8 @@ int sa_waits_view_make(const struct sa_model *m, const struct sa_report_opts *o,
 			t->contended += s->contended;
 			if (s->max_ns > t->max_ns)
 				t->max_ns = s->max_ns;
-			for (int b = 0; b < SA_DIST_LOG2; b++)
-				t->dist.log2[b] += s->dist.log2[b];
-			t->dist.n += s->dist.n;
-			t->dist.sum += s->dist.sum;
+			if (sa_dist_merge(&t->dist, &s->dist))
+				v->oom = 1;
 			w += s->wait_ns;
 			g->wait_ns += s->wait_ns;
 		}
@@ -275,7 +276,6 @@ int sa_waits_view_make(const struct sa_model *m, const struct sa_report_opts *o,
 			r->group = gi;
 			r->kind = (enum sa_wait_kind)k;
 			r->s = *s;
-			r->single = g->nobjs == 1 ? sa_object_wait(&m->objs[g->rep], r->kind) : NULL;
 			r->key = o->sort == SA_SORT_CONTENDED ? s->contended
 				 : o->sort == SA_SORT_ACQUISITIONS ? s->waits : s->wait_ns;
 			v->total_ns += s->wait_ns;
@@ -339,9 +339,9 @@ static void top_table(const struct sa_model *m, const struct sa_report_opts *o,
 			sa_set_f(&c[W_SHARE], (double)w->s.wait_ns / (double)v->total_ns);
 		if (w->s.waits)
 			sa_set_u(&c[W_MEAN], w->s.wait_ns / w->s.waits);
-		if (w->single && w->single->dist.n) {
-			sa_set_u(&c[W_P50], sa_dist_pct(&w->single->dist, 0.50));
-			sa_set_u(&c[W_P99], sa_dist_pct(&w->single->dist, 0.99));
+		if (w->s.dist.n) {
+			sa_set_u(&c[W_P50], sa_dist_pct(&w->s.dist, 0.50));
+			sa_set_u(&c[W_P99], sa_dist_pct(&w->s.dist, 0.99));
 		}
 		if (w->s.waits)
 			sa_set_u(&c[W_MAX], w->s.max_ns);

@@ -73,13 +73,42 @@ static void settle(struct sa_barrier *b, struct sa_bar_thread *t, const struct s
 		b->th[si].made_wait_ns += wl;
 }
 
-void sa_barrier_event(struct sa_model *m, const struct sa_event *e)
+/* A class: sums, and each thread's entry added to the same thread's. */
+static int bar_merge(struct sa_model *m, void *dp, const void *sp)
+{
+	struct sa_barrier *d = dp;
+	const struct sa_barrier *s = sp;
+	d->init_seen |= s->init_seen;
+	if (!d->count)
+		d->count = s->count;
+	SA_MERGE_SUM(d, s, rounds);
+	SA_MERGE_SUM(d, s, waits);
+	SA_MERGE_SUM(d, s, departures);
+	SA_MERGE_SUM(d, s, woken);
+	SA_MERGE_SUM(d, s, destroy_busy);
+	for (uint32_t i = 0; i < s->nth; i++) {
+		const struct sa_bar_thread *x = &s->th[i];
+		struct sa_bar_thread *y = bar_thread(m, d, x->ti);
+		if (!y)
+			return -1;
+		SA_MERGE_SUM(y, x, passes);
+		SA_MERGE_SUM(y, x, waits);
+		SA_MERGE_SUM(y, x, serial);
+		SA_MERGE_SUM(y, x, released_others);
+		SA_MERGE_SUM(y, x, wait_ns);
+		SA_MERGE_SUM(y, x, wait_last_ns);
+		SA_MERGE_SUM(y, x, made_wait_ns);
+	}
+	return sa_dist_merge(&d->wait, &s->wait) | sa_dist_merge(&d->wait_last, &s->wait_last) |
+	       sa_dist_merge(&d->wakeup, &s->wakeup) | sa_dist_merge(&d->spread, &s->spread);
+}
+
+static void barrier_event(struct sa_model *m, const struct sa_event *e)
 {
 	int64_t v;
 	uint32_t oi, ti;
 	struct sa_object *o = sa_model_family_object(m, e, "obj", e->id == SA_EV_barrier_init,
-						     SA_OBJ_BARRIER, sizeof(struct sa_barrier),
-						     bar_free, &oi);
+						     SA_OBJ_BARRIER, &oi);
 	if (!o || !sa_model_thread(m, e, &ti))
 		return;
 	struct sa_barrier *b = o->ext;
@@ -97,7 +126,7 @@ void sa_barrier_event(struct sa_model *m, const struct sa_event *e)
 		if (sa_ev_i(e, "result") == 16)
 			b->destroy_busy++;
 		else
-			o->destroyed = 1;
+			sa_model_destroyed(m, oi);
 		break;
 	case SA_EV_barrier_arrival:
 		if (!b->init_seen && sa_ev_get(e, "count", &v))
@@ -184,3 +213,13 @@ void sa_barrier_event(struct sa_model *m, const struct sa_event *e)
 		break;
 	}
 }
+
+const struct sa_family sa_family_barrier = {
+	.name = "barrier",
+	.event = barrier_event,
+	.state_size = sizeof(struct sa_barrier),
+	.state_free = bar_free,
+	.state_merge = bar_merge,
+	.first_kind = SA_WAIT_BARRIER,
+	.nkinds = 1,
+};

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "sa_checks.h"
-#include "sa_config.h"
 
 const char *sa_check_name(enum sa_check c)
 {
@@ -317,7 +316,6 @@ static void observe(void *ctx, struct sa_model *m, const struct sa_event *e, uin
 	case SA_EV_thread_exit:
 		on_thread_exit(c, m, e, pi, ti);
 		break;
-#if SA_HAVE_EV_cond_misuse
 	case SA_EV_cond_misuse: {
 		int64_t what = sa_ev_i(e, "what");
 		if (what == 1) {
@@ -342,8 +340,6 @@ static void observe(void *ctx, struct sa_model *m, const struct sa_event *e, uin
 		}
 		break;
 	}
-#endif
-#if SA_HAVE_EV_sem_destroy
 	case SA_EV_sem_destroy: {
 		int64_t n = sa_ev_i(e, "nwaiters");
 		if (n > 0)
@@ -351,13 +347,9 @@ static void observe(void *ctx, struct sa_model *m, const struct sa_event *e, uin
 			       "thread %d destroyed %s 0x%llx while %lld waiters were registered", n);
 		break;
 	}
-#endif
-#if SA_HAVE_EV_sem_misuse
 	case SA_EV_sem_misuse:
 		on_sem_over_max(c, m, e, pi);
 		break;
-#endif
-#if SA_HAVE_EV_rwlock_misuse
 	case SA_EV_rwlock_misuse: {
 		int64_t what = sa_ev_i(e, "what");
 		if (what == 1)
@@ -373,7 +365,6 @@ static void observe(void *ctx, struct sa_model *m, const struct sa_event *e, uin
 			       "(writer %lld)", sa_ev_i(e, "tid"));
 		break;
 	}
-#endif
 	default:
 		break;
 	}

@@ -14,6 +14,35 @@ static void cond_free(void *p)
 	free(c);
 }
 
+static int cond_merge(struct sa_model *m, void *dp, const void *sp)
+{
+	struct sa_cond *d = dp;
+	const struct sa_cond *s = sp;
+	(void)m;
+	d->init_seen |= s->init_seen;
+	SA_MERGE_SUM(d, s, waits);
+	SA_MERGE_SUM(d, s, timed_waits);
+	SA_MERGE_SUM(d, s, signals);
+	SA_MERGE_SUM(d, s, broadcasts);
+	SA_MERGE_SUM(d, s, moved);
+	SA_MERGE_SUM(d, s, leaving);
+	SA_MERGE_SUM(d, s, leaving_timeout);
+	SA_MERGE_SUM(d, s, leaving_cancel);
+	SA_MERGE_SUM(d, s, met_leaving);
+	SA_MERGE_SUM(d, s, ref_waits);
+	SA_MERGE_SUM(d, s, ref_wait_ns);
+	for (int i = 0; i < SA_WOKE_N; i++)
+		SA_MERGE_SUM(d, s, woke[i]);
+	SA_MERGE_SUM(d, s, spurious);
+	SA_MERGE_SUM(d, s, relocked);
+	SA_MERGE_SUM(d, s, relock_contended);
+	SA_MERGE_SUM(d, s, relock_ns);
+	SA_MERGE_SUM(d, s, handoff_requeue);
+	SA_MERGE_SUM(d, s, handoff_wake);
+	SA_MERGE_SUM(d, s, misuse);
+	return sa_dist_merge(&d->wait, &s->wait) | sa_dist_merge(&d->herd, &s->herd);
+}
+
 /* The mutex is held again: a wait on the mutex object (its own kind,
  * apart from lock waits), and its holder is now this thread. */
 static void relocked(struct sa_model *m, const struct sa_event *e, uint32_t ti, uint64_t ns)
@@ -30,13 +59,12 @@ static void relocked(struct sa_model *m, const struct sa_event *e, uint32_t ti, 
 	sa_blame_acquired(m, mi, ti, 0, e->ts);
 }
 
-void sa_cond_event(struct sa_model *m, const struct sa_event *e)
+static void cond_event(struct sa_model *m, const struct sa_event *e)
 {
 	int64_t v;
 	uint32_t oi, ti;
 	struct sa_object *o = sa_model_family_object(m, e, "cond", e->id == SA_EV_cond_init,
-						     SA_OBJ_COND, sizeof(struct sa_cond),
-						     cond_free, &oi);
+						     SA_OBJ_COND, &oi);
 	if (!o || !sa_model_thread(m, e, &ti))
 		return;
 	struct sa_cond *c = o->ext;
@@ -48,7 +76,7 @@ void sa_cond_event(struct sa_model *m, const struct sa_event *e)
 		c->pshared = (int)sa_ev_i(e, "pshared");
 		break;
 	case SA_EV_cond_destroy:
-		o->destroyed = 1;
+		sa_model_destroyed(m, oi);
 		break;
 	case SA_EV_cond_misuse:
 		c->misuse++;
@@ -140,3 +168,13 @@ void sa_cond_event(struct sa_model *m, const struct sa_event *e)
 		break;
 	}
 }
+
+const struct sa_family sa_family_cond = {
+	.name = "cond",
+	.event = cond_event,
+	.state_size = sizeof(struct sa_cond),
+	.state_free = cond_free,
+	.state_merge = cond_merge,
+	.first_kind = SA_WAIT_COND,
+	.nkinds = 1,
+};

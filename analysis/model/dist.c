@@ -37,11 +37,17 @@ void sa_dist_add(struct sa_dist *d, uint64_t v)
 		d->fine[fine_index(v)]++;
 		return;
 	}
-	if (!d->exact && !(d->exact = malloc(SA_DIST_EXACT * sizeof(uint64_t)))) {
-		d->n--; /* out of memory: keep the summary consistent */
-		d->sum -= v;
-		d->log2[sa_log2_bucket(v)]--;
-		return;
+	/* The samples' array grows by doubling, from 4 to SA_DIST_EXACT. */
+	uint64_t at = d->n - 1;
+	if (at < SA_DIST_EXACT && (at == 0 || (at >= 4 && !(at & (at - 1))))) {
+		uint64_t *p = realloc(d->exact, (at ? at * 2 : 4) * sizeof(uint64_t));
+		if (!p) {
+			d->n--; /* out of memory: keep the summary consistent */
+			d->sum -= v;
+			d->log2[sa_log2_bucket(v)]--;
+			return;
+		}
+		d->exact = p;
 	}
 	if (d->n <= SA_DIST_EXACT) {
 		d->exact[d->n - 1] = v;

@@ -53,7 +53,7 @@ static void on_wait(struct sa_model *m, const struct sa_event *e, struct sa_obje
 	}
 }
 
-void sa_futex_event(struct sa_model *m, const struct sa_event *e)
+static void futex_event(struct sa_model *m, const struct sa_event *e)
 {
 	int64_t addr;
 	uint32_t oi;
@@ -91,3 +91,5 @@ void sa_futex_event(struct sa_model *m, const struct sa_event *e)
 			o->fx_requeued += (uint64_t)r;
 	}
 }
+
+const struct sa_family sa_family_futex = { .name = "futex", .event = futex_event };

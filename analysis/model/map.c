@@ -53,6 +53,29 @@ int sa_map_put(struct sa_map *m, uint64_t a, uint64_t b, uint32_t idx)
 	return 0;
 }
 
+/* Backward-shift deletion: the entries after the hole that probed past it
+ * move up, so every lookup still finds its key before an empty slot. */
+void sa_map_del(struct sa_map *m, uint64_t a, uint64_t b)
+{
+	if (!m->cap)
+		return;
+	uint32_t mask = m->cap - 1, i = (uint32_t)mix(a, b) & mask;
+	while (m->slots[i].val && !(m->slots[i].a == a && m->slots[i].b == b))
+		i = (i + 1) & mask;
+	if (!m->slots[i].val)
+		return;
+	m->n--;
+	for (uint32_t j = (i + 1) & mask; m->slots[j].val; j = (j + 1) & mask) {
+		uint32_t home = (uint32_t)mix(m->slots[j].a, m->slots[j].b) & mask;
+		/* j's entry may fill the hole at i unless its home lies in (i, j]. */
+		if (((j - home) & mask) >= ((j - i) & mask)) {
+			m->slots[i] = m->slots[j];
+			i = j;
+		}
+	}
+	m->slots[i].val = 0;
+}
+
 void sa_map_free(struct sa_map *m)
 {
 	free(m->slots);

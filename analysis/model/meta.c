@@ -1,5 +1,4 @@
 /* synctrace_meta: format version, trace level and spin settings per process. */
-#include "sa_config.h"
 #include "sa_model.h"
 
 /* A process whose start was made lazily (the session began while it ran)
@@ -22,7 +21,7 @@ int sa_meta_new_instance(const struct sa_proc *p, const struct sa_event *e)
 	return p->events || p->have_start;
 }
 
-void sa_meta_event(struct sa_model *m, const struct sa_event *e)
+static void meta_event(struct sa_model *m, const struct sa_event *e)
 {
 	uint32_t pi;
 	struct sa_proc *p = sa_model_proc(m, e, &pi);
@@ -43,7 +42,6 @@ void sa_meta_event(struct sa_model *m, const struct sa_event *e)
 			m->newer_major = p->fmt_major;
 			m->newer_vpid = p->vpid;
 		}
-#if SA_HAVE_EV_meta_config
 	} else if (e->id == SA_EV_meta_config) {
 		p->have_config = 1;
 		p->sem_max_mode = (int)sa_ev_i(e, "sem_max_mode");
@@ -51,8 +49,10 @@ void sa_meta_event(struct sa_model *m, const struct sa_event *e)
 		int64_t v;
 		if ((p->have_mutex_spin = sa_ev_get(e, "all_mutexes_spin", &v)))
 			p->all_mutexes_spin = (int)v;
-#endif
 	} else if (e->id == SA_EV_meta_stop) {
 		p->stopped = 1;
+		sa_model_proc_ended(m, pi);
 	}
 }
+
+const struct sa_family sa_family_meta = { .name = "meta", .event = meta_event };

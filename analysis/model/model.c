@@ -7,36 +7,42 @@
 #include "sa_model.h"
 #include "sa_symbols.h"
 
-typedef void (*sa_family_fn)(struct sa_model *, const struct sa_event *);
-
-/* Event id → its family's handler, from the provider name. */
-static sa_family_fn dispatch[SA_EV_COUNT];
+/* The families (sa_family.h), by object type, and by event id. */
+static const struct sa_family *const families[SA_OBJ_NTYPES] = {
+#define SA_FAMILY(f, F) [SA_OBJ_##F] = &sa_family_##f,
+#include "sa_families.h"
+#undef SA_FAMILY
+};
+static const struct sa_family *by_event[SA_EV_COUNT];
 static int dispatch_ready;
 
 static void build_dispatch(void)
 {
-	static const struct {
-		const char *provider;
-		sa_family_fn fn;
-	} fams[] = {
-#define SA_FAMILY(f) { "synctrace_" #f, sa_##f##_event },
-#include "sa_families.h"
-#undef SA_FAMILY
-		{ NULL, NULL }
-	};
-	for (int id = 1; id < SA_EV_COUNT; id++)
-		for (unsigned i = 0; fams[i].provider; i++)
-			if (strcmp(sa_event_provider((enum sa_event_id)id), fams[i].provider) == 0)
-				dispatch[id] = fams[i].fn;
+	char prov[64];
+	for (unsigned t = 1; t < SA_OBJ_NTYPES; t++) {
+		snprintf(prov, sizeof(prov), "synctrace_%s", families[t]->name);
+		for (int id = 1; id < SA_EV_COUNT; id++)
+			if (strcmp(sa_event_provider((enum sa_event_id)id), prov) == 0)
+				by_event[id] = families[t];
+	}
 	dispatch_ready = 1;
+}
+
+const struct sa_family *sa_family_of_type(unsigned type)
+{
+	return type && type < SA_OBJ_NTYPES ? families[type] : NULL;
+}
+
+const struct sa_family *sa_family_of_event(unsigned id)
+{
+	if (!dispatch_ready)
+		build_dispatch();
+	return id < SA_EV_COUNT ? by_event[id] : NULL;
 }
 
 const char *sa_obj_type_name(enum sa_obj_type t)
 {
-	static const char *const n[SA_OBJ_NTYPES] = {
-		"unknown", "mutex", "cond", "sem", "rwlock", "barrier", "spinlock", "once"
-	};
-	return (unsigned)t < SA_OBJ_NTYPES ? n[t] : "unknown";
+	return t && (unsigned)t < SA_OBJ_NTYPES ? families[t]->name : "unknown";
 }
 
 struct sa_model *sa_model_new(void)
@@ -47,9 +53,7 @@ struct sa_model *sa_model_new(void)
 	if (m) {
 		m->first_ts = INT64_MAX;
 		m->last_ts = INT64_MIN;
-#if SA_HAVE_EV_work_done
 		m->work_id = SA_EV_work_done;
-#endif
 	}
 	return m;
 }
@@ -82,6 +86,7 @@ void sa_model_free(struct sa_model *m)
 	sa_map_free(&m->obj_map);
 	sa_map_free(&m->pair_map);
 	sa_map_free(&m->class_map);
+	sa_map_free(&m->shared_map);
 	sa_map_free(&m->node_map);
 	free(m);
 }
@@ -188,6 +193,18 @@ struct sa_thread *sa_model_thread(struct sa_model *m, const struct sa_event *e, 
 	return new_thread(m, pi, e, 0, idx);
 }
 
+struct sa_object *sa_model_slot(struct sa_model *m, uint32_t *idx)
+{
+	if (grow((void **)&m->objs, m->nobjs, &m->capobjs, sizeof(*m->objs))) {
+		m->oom = 1;
+		return NULL;
+	}
+	struct sa_object *o = &m->objs[m->nobjs];
+	memset(o, 0, sizeof(*o));
+	*idx = m->nobjs++;
+	return o;
+}
+
 static struct sa_object *new_object(struct sa_model *m, uint32_t pi, const struct sa_event *e,
 				    uint64_t addr, uint32_t inst, uint32_t *idx)
 {
@@ -199,12 +216,45 @@ static struct sa_object *new_object(struct sa_model *m, uint32_t pi, const struc
 	struct sa_object *o = &m->objs[m->nobjs];
 	m->c_obj_ok = 0;
 	memset(o, 0, sizeof(*o));
+	o->next_in_proc = m->procs[pi].obj_head;
+	m->procs[pi].obj_head = m->nobjs + 1;
 	o->proc = pi;
 	o->addr = addr;
 	o->instance = inst;
 	o->instances = 1;
 	o->first_ts = o->last_ts = e->ts;
 	*idx = m->nobjs++;
+	return o;
+}
+
+/* A new object at addr of process pi: the process-shared object it is,
+ * if the mapping says so (then this process's address points to it too),
+ * else a new object of its own. */
+static struct sa_object *first_sight(struct sa_model *m, uint32_t pi, const struct sa_event *e,
+				     uint64_t addr, uint32_t inst, uint32_t *idx)
+{
+	uint64_t key[3], ka = 0, kb = 0;
+	int shared = m->shared_key && m->shared_key(m, e->trace, e->vpid, addr, key);
+	if (shared) {
+		ka = key[1];
+		kb = key[0] * 0x9e3779b97f4a7c15ull ^ key[2];
+		int64_t i = sa_map_get(&m->shared_map, ka, kb);
+		if (i >= 0 && m->objs[i].instances) {
+			if (sa_map_put(&m->obj_map, pi, addr, (uint32_t)i)) {
+				m->oom = 1;
+				return NULL;
+			}
+			m->c_obj_ok = 0;
+			*idx = (uint32_t)i;
+			return &m->objs[i];
+		}
+	}
+	struct sa_object *o = new_object(m, pi, e, addr, inst, idx);
+	if (o && shared) {
+		o->shared = 1;
+		if (sa_map_put(&m->shared_map, ka, kb, *idx))
+			m->oom = 1;
+	}
 	return o;
 }
 
@@ -222,7 +272,7 @@ struct sa_object *sa_model_object(struct sa_model *m, const struct sa_event *e,
 		m->c_addr = addr;
 		m->c_oi = (uint32_t)i;
 	}
-	if (i >= 0) {
+	if (i >= 0 && m->objs[i].instances) {
 		struct sa_object *o = &m->objs[i];
 		*idx = (uint32_t)i;
 		o->events++;
@@ -230,7 +280,9 @@ struct sa_object *sa_model_object(struct sa_model *m, const struct sa_event *e,
 			o->last_ts = e->ts;
 		return o;
 	}
-	struct sa_object *o = new_object(m, pi, e, addr, 0, idx);
+	/* New, or the address of an object folded into its class: a new
+	 * instance (a late event for the old one starts it: rare). */
+	struct sa_object *o = first_sight(m, pi, e, addr, i >= 0 ? m->objs[i].instance + 1 : 0, idx);
 	if (o)
 		o->events++;
 	return o;
@@ -246,18 +298,39 @@ struct sa_object *sa_model_object_init(struct sa_model *m, const struct sa_event
 	if (!sa_model_proc(m, e, &pi))
 		return NULL;
 	int64_t i = sa_map_get(&m->obj_map, pi, addr);
-	if (i >= 0 && m->objs[i].destroyed) {
-		struct sa_object *o = new_object(m, pi, e, addr, m->objs[i].instance + 1, idx);
+	struct sa_object *o;
+	if (i >= 0 && m->objs[i].destroyed && m->objs[i].instances) {
+		o = new_object(m, pi, e, addr, m->objs[i].instance + 1, idx);
 		if (o)
 			o->events++;
-		return o;
+	} else {
+		o = sa_model_object(m, e, addr, idx);
 	}
-	return sa_model_object(m, e, addr, idx);
+	if (o)
+		o->inited = 1;
+	return o;
+}
+
+void *sa_model_typed(struct sa_model *m, struct sa_object *o, enum sa_obj_type type)
+{
+	const struct sa_family *f = sa_family_of_type(type);
+	if (!f || !f->state_size || (o->type != type && o->type != SA_OBJ_UNKNOWN) ||
+	    !o->instances)
+		return NULL; /* another family's object, or a folded one */
+	if (!o->ext) {
+		if (!(o->ext = calloc(1, f->state_size))) {
+			m->oom = 1;
+			return NULL;
+		}
+		o->ext_free = f->state_free;
+		o->type = type;
+	}
+	return o->ext;
 }
 
 struct sa_object *sa_model_family_object(struct sa_model *m, const struct sa_event *e,
-					 const char *field, int is_init, enum sa_obj_type type, size_t size,
-					 void (*ext_free)(void *), uint32_t *idx)
+					 const char *field, int is_init, enum sa_obj_type type,
+					 uint32_t *idx)
 {
 	int64_t addr, caller;
 	if (!sa_ev_get(e, field, &addr)) {
@@ -266,16 +339,8 @@ struct sa_object *sa_model_family_object(struct sa_model *m, const struct sa_eve
 	}
 	struct sa_object *o = is_init ? sa_model_object_init(m, e, (uint64_t)addr, idx)
 				      : sa_model_object(m, e, (uint64_t)addr, idx);
-	if (!o || (o->type != type && o->type != SA_OBJ_UNKNOWN))
+	if (!o || !sa_model_typed(m, o, type))
 		return NULL;
-	if (!o->ext) {
-		if (!(o->ext = calloc(1, size))) {
-			m->oom = 1;
-			return NULL;
-		}
-		o->ext_free = ext_free;
-		o->type = type;
-	}
 	if (!o->caller && sa_ev_get(e, "caller", &caller))
 		o->caller = (uint64_t)caller;
 	return o;
@@ -418,6 +483,7 @@ int sa_model_feed(struct sa_model *m, const struct sa_event *e)
 	enum sa_event_id id = (unsigned)e->id < SA_EV_COUNT ? e->id : SA_EV_UNKNOWN;
 	m->events++;
 	m->per_id[id]++;
+	m->ev_wait.valid = 0;
 	if (e->ts < m->first_ts)
 		m->first_ts = e->ts;
 	if (e->ts > m->last_ts)
@@ -473,8 +539,8 @@ int sa_model_feed(struct sa_model *m, const struct sa_event *e)
 	}
 	if (p->fmt_major > SA_FORMAT_MAJOR)
 		return -1;
-	if (dispatch[id])
-		dispatch[id](m, e);
+	if (by_event[id])
+		by_event[id]->event(m, e);
 	if (m->work_name && id == m->work_id)
 		work_event(m, e, pi, ti);
 	/* Wake-then-block (futex.c): any event of a family (not the futex or
@@ -491,5 +557,6 @@ int sa_model_feed(struct sa_model *m, const struct sa_event *e)
 	}
 	for (unsigned i = 0; i < m->nobservers; i++)
 		m->observers[i].fn(m->observers[i].ctx, m, e, pi, ti);
+	sa_model_fold_due(m);
 	return p->fmt_major > SA_FORMAT_MAJOR ? -1 : 0;
 }

@@ -23,17 +23,41 @@ static void mutex_free(void *p)
 
 struct sa_mutex *sa_mutex_of(struct sa_model *m, struct sa_object *o)
 {
-	if (o->type != SA_OBJ_MUTEX && o->type != SA_OBJ_UNKNOWN)
-		return NULL; /* the address is another family's object */
-	if (!o->ext) {
-		if (!(o->ext = calloc(1, sizeof(struct sa_mutex)))) {
-			m->oom = 1;
-			return NULL;
-		}
-		o->ext_free = mutex_free;
-		o->type = SA_OBJ_MUTEX;
-	}
-	return o->ext;
+	return sa_model_typed(m, o, SA_OBJ_MUTEX);
+}
+
+/* A class's counts are the sums of its objects' (base 0). */
+static int mutex_merge(struct sa_model *m, void *dp, const void *sp)
+{
+	struct sa_mutex *d = dp;
+	const struct sa_mutex *s = sp;
+	(void)m;
+	uint64_t acq = sa_mutex_acquisitions(d) + sa_mutex_acquisitions(s);
+	uint64_t cont = sa_mutex_contended(d) + sa_mutex_contended(s);
+	d->have_acq = d->have_cont = 1;
+	d->acq_base = d->cont_base = 0;
+	d->acq_last = acq;
+	d->cont_last = cont;
+	d->counts_final = d->counts_final && s->counts_final;
+	d->full = d->full || s->full;
+	d->init_seen |= s->init_seen;
+	d->first_seen_held |= s->first_seen_held;
+	SA_MERGE_SUM(d, s, acquired_events);
+	SA_MERGE_SUM(d, s, releases);
+	for (int i = 0; i < SA_HOW_N; i++)
+		SA_MERGE_SUM(d, s, how[i]);
+	for (int i = 0; i < SA_MISUSE_N; i++)
+		SA_MERGE_SUM(d, s, misuse[i]);
+	SA_MERGE_SUM(d, s, requested);
+	SA_MERGE_SUM(d, s, trylock_failed);
+	SA_MERGE_SUM(d, s, timeouts);
+	SA_MERGE_SUM(d, s, wakes_released);
+	SA_MERGE_SUM(d, s, wasted_released);
+	SA_MERGE_SUM(d, s, timeout_wait_ns);
+	SA_MERGE_SUM(d, s, handoffs);
+	if (s->destroy_result)
+		d->destroy_result = s->destroy_result;
+	return sa_dist_merge(&d->wait, &s->wait) | sa_dist_merge(&d->hold, &s->hold);
 }
 
 uint64_t sa_mutex_acquisitions(const struct sa_mutex *x)
@@ -92,7 +116,7 @@ static void note_owner(struct sa_mutex *x, int32_t tid)
 	x->last_owner = tid;
 }
 
-void sa_mutex_event(struct sa_model *m, const struct sa_event *e)
+static void mutex_event(struct sa_model *m, const struct sa_event *e)
 {
 	int64_t addr;
 	uint32_t oi, ti, pi;
@@ -129,7 +153,7 @@ void sa_mutex_event(struct sa_model *m, const struct sa_event *e)
 		note_cont(x, from_start, (uint32_t)sa_ev_i(e, "contended"), 0);
 		x->counts_final = 1;
 		if (r == 0)
-			o->destroyed = 1;
+			sa_model_destroyed(m, oi);
 		break;
 	}
 	case SA_EV_mutex_counters:
@@ -221,3 +245,13 @@ void sa_mutex_event(struct sa_model *m, const struct sa_event *e)
 		break;
 	}
 }
+
+const struct sa_family sa_family_mutex = {
+	.name = "mutex",
+	.event = mutex_event,
+	.state_size = sizeof(struct sa_mutex),
+	.state_free = mutex_free,
+	.state_merge = mutex_merge,
+	.first_kind = SA_WAIT_MUTEX,
+	.nkinds = 2, /* lock waits, re-acquisitions after a condvar wait */
+};

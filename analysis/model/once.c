@@ -13,13 +13,31 @@ static void once_free(void *p)
 	free(x);
 }
 
-void sa_once_event(struct sa_model *m, const struct sa_event *e)
+static int once_merge(struct sa_model *m, void *dp, const void *sp)
+{
+	struct sa_once *d = dp;
+	const struct sa_once *s = sp;
+	(void)m;
+	SA_MERGE_SUM(d, s, runs);
+	SA_MERGE_SUM(d, s, completed);
+	SA_MERGE_SUM(d, s, cancelled);
+	SA_MERGE_SUM(d, s, waits);
+	SA_MERGE_SUM(d, s, waited);
+	SA_MERGE_SUM(d, s, woken);
+	SA_MERGE_MAX(d, s, max_sleeping);
+	if (s->completed) {
+		d->runner = s->runner;
+		d->run_done_ns = s->run_done_ns;
+		d->routine = s->routine;
+	}
+	return sa_dist_merge(&d->run, &s->run) | sa_dist_merge(&d->wait, &s->wait);
+}
+
+static void once_event(struct sa_model *m, const struct sa_event *e)
 {
 	int64_t v;
 	uint32_t oi, ti;
-	struct sa_object *o = sa_model_family_object(m, e, "obj", 0,
-						     SA_OBJ_ONCE, sizeof(struct sa_once),
-						     once_free, &oi);
+	struct sa_object *o = sa_model_family_object(m, e, "obj", 0, SA_OBJ_ONCE, &oi);
 	if (!o || !sa_model_thread(m, e, &ti))
 		return;
 	struct sa_once *x = o->ext;
@@ -65,3 +83,13 @@ void sa_once_event(struct sa_model *m, const struct sa_event *e)
 		break;
 	}
 }
+
+const struct sa_family sa_family_once = {
+	.name = "once",
+	.event = once_event,
+	.state_size = sizeof(struct sa_once),
+	.state_free = once_free,
+	.state_merge = once_merge,
+	.first_kind = SA_WAIT_ONCE,
+	.nkinds = 1,
+};

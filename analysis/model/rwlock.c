@@ -55,13 +55,39 @@ static void rw_free(void *p)
 	free(r);
 }
 
-void sa_rwlock_event(struct sa_model *m, const struct sa_event *e)
+static int rw_merge(struct sa_model *m, void *dp, const void *sp)
+{
+	struct sa_rwlock *d = dp;
+	const struct sa_rwlock *s = sp;
+	int r = 0;
+	(void)m;
+	d->init_seen |= s->init_seen;
+	for (int k = 0; k < 2; k++) {
+		SA_MERGE_SUM(d, s, acquired[k]);
+		for (int i = 0; i < SA_RW_HOW_N; i++)
+			SA_MERGE_SUM(d, s, how[k][i]);
+		SA_MERGE_SUM(d, s, requested[k]);
+		SA_MERGE_SUM(d, s, timeouts[k]);
+		SA_MERGE_SUM(d, s, trylock_failed[k]);
+		r |= sa_dist_merge(&d->wait[k], &s->wait[k]) | sa_dist_merge(&d->hold[k], &s->hold[k]);
+	}
+	SA_MERGE_SUM(d, s, releases);
+	SA_MERGE_SUM(d, s, release_wakes);
+	SA_MERGE_SUM(d, s, release_wasted);
+	SA_MERGE_SUM(d, s, drained);
+	SA_MERGE_SUM(d, s, drained_wasted);
+	SA_MERGE_SUM(d, s, writer_waits);
+	SA_MERGE_SUM(d, s, misuse);
+	SA_MERGE_SUM(d, s, timeout_wait_ns);
+	return r;
+}
+
+static void rwlock_event(struct sa_model *m, const struct sa_event *e)
 {
 	int64_t v;
 	uint32_t oi, ti;
 	struct sa_object *o = sa_model_family_object(m, e, "obj", e->id == SA_EV_rwlock_init,
-						     SA_OBJ_RWLOCK, sizeof(struct sa_rwlock),
-						     rw_free, &oi);
+						     SA_OBJ_RWLOCK, &oi);
 	if (!o || !sa_model_thread(m, e, &ti))
 		return;
 	struct sa_rwlock *r = o->ext;
@@ -77,7 +103,7 @@ void sa_rwlock_event(struct sa_model *m, const struct sa_event *e)
 		r->kind = (int)sa_ev_i(e, "kind");
 		break;
 	case SA_EV_rwlock_destroy:
-		o->destroyed = 1;
+		sa_model_destroyed(m, oi);
 		break;
 	case SA_EV_rwlock_requested:
 		r->requested[side]++;
@@ -148,3 +174,13 @@ void sa_rwlock_event(struct sa_model *m, const struct sa_event *e)
 		break;
 	}
 }
+
+const struct sa_family sa_family_rwlock = {
+	.name = "rwlock",
+	.event = rwlock_event,
+	.state_size = sizeof(struct sa_rwlock),
+	.state_free = rw_free,
+	.state_merge = rw_merge,
+	.first_kind = SA_WAIT_RWLOCK_READ,
+	.nkinds = 2, /* read, write */
+};

@@ -5,7 +5,8 @@
  * the sub-bucket's upper bound, clamped to [min, max]). The log2 histogram
  * (bucket k holds [2^(k-1), 2^k), bucket 0 holds 0) is always exact.
  * An empty distribution owns no memory (its arrays come with the first
- * value), so a struct sa_dist costs 56 bytes until used. */
+ * value, the samples' array grows by doubling), so a struct sa_dist costs
+ * 56 bytes until used. */
 #ifndef SA_DIST_H
 #define SA_DIST_H
 

@@ -1,6 +1,6 @@
 /* Open-addressing hash map: (a, b) → 32-bit index into the caller's array.
- * Grows by doubling; no deletion (objects and threads are kept for the
- * report; a reused key is re-pointed with sa_map_put). */
+ * Grows by doubling (linear probing); a reused key is re-pointed with
+ * sa_map_put, a dead one removed with sa_map_del. */
 #ifndef SA_MAP_H
 #define SA_MAP_H
 
@@ -20,6 +20,8 @@ struct sa_map {
 int64_t sa_map_get(const struct sa_map *m, uint64_t a, uint64_t b);
 /* Insert or overwrite. 0, or -1 when out of memory. */
 int sa_map_put(struct sa_map *m, uint64_t a, uint64_t b, uint32_t idx);
+/* Remove (a, b) if present. */
+void sa_map_del(struct sa_map *m, uint64_t a, uint64_t b);
 void sa_map_free(struct sa_map *m);
 
 #endif

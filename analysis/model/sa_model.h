@@ -32,17 +32,18 @@
 
 #define SA_NAME_MAX 24
 
+/* One per family (sa_family.h): SA_OBJ_MUTEX, SA_OBJ_COND, SA_OBJ_SEM,
+ * SA_OBJ_RWLOCK, SA_OBJ_BARRIER, SA_OBJ_SPINLOCK, SA_OBJ_ONCE are the
+ * types objects have; the families without per-object state (futex,
+ * spin, meta, thread, work) have an enumerator no object gets. */
 enum sa_obj_type {
 	SA_OBJ_UNKNOWN = 0, /* only futex/spin events seen so far */
-	SA_OBJ_MUTEX,       /* synctrace_mutex */
-	SA_OBJ_COND,        /* synctrace_cond */
-	SA_OBJ_SEM,         /* synctrace_sem */
-	SA_OBJ_RWLOCK,      /* synctrace_rwlock */
-	SA_OBJ_BARRIER,     /* synctrace_barrier */
-	SA_OBJ_SPIN,        /* synctrace_spin (spinlocks; spin:loop is generic) */
-	SA_OBJ_ONCE,        /* synctrace_once */
+#define SA_FAMILY(f, F) SA_OBJ_##F,
+#include "sa_families.h"
+#undef SA_FAMILY
 	SA_OBJ_NTYPES
 };
+/* Its family's name ("mutex", "cond", "spinlock"...), "unknown". */
 const char *sa_obj_type_name(enum sa_obj_type t);
 
 struct sa_proc {
@@ -64,6 +65,7 @@ struct sa_proc {
 	int have_mutex_spin, all_mutexes_spin;
 	/* Units of work (synctrace_work:done, or the --work-event). */
 	uint64_t units, unit_events;
+	uint32_t obj_head;   /* its objects, linked by sa_object.next_in_proc (index + 1) */
 };
 
 struct sa_thread {
@@ -134,6 +136,9 @@ struct sa_object {
 	 * caller, nothing else: reports skip it). */
 	uint32_t instances;
 	uint32_t klass;
+	int inited;          /* its init event was seen: a lifetime inside the trace */
+	int shared;          /* process-shared, one object in every process (shared_key) */
+	uint32_t next_in_proc;
 	struct sa_obj_waits *w; /* ledger, blame, wakers (waits.c); NULL until a wait */
 };
 
@@ -164,6 +169,25 @@ struct sa_model {
 	struct sa_map class_map; /* (proc, type, caller) → class object */
 	struct sa_map node_map;  /* (proc, condvar waiter node) → thread */
 	int keep_objects;        /* sa_model_keep_objects: never fold */
+	/* Process-shared identity (analysis/symbols: sa_symbols_shared_key):
+	 * 1 and key = {dev, ino, file offset} when addr, in process vpid of
+	 * trace, lies in a shared mapping; the same key in two processes is
+	 * one object. NULL: every object belongs to one process. */
+	int (*shared_key)(const struct sa_model *m, unsigned trace, int32_t vpid, uint64_t addr,
+			  uint64_t key[3]);
+	struct sa_map shared_map; /* (ino, dev ^ offset mix) → object */
+	/* Folds due once the event's observers have seen it (fold.c). */
+	int fold_obj_due, fold_proc_due;
+	uint32_t fold_oi, fold_pi;
+	uint64_t folded;         /* objects folded into classes */
+	/* The wait the event being fed ended, if any (for observers: the
+	 * timeline draws it whatever the family). */
+	struct {
+		int valid;
+		uint32_t ti, oi;
+		enum sa_wait_kind kind;
+		uint64_t ns;
+	} ev_wait;
 	/* Everything seen. */
 	uint64_t events, per_id[SA_EV_COUNT];
 	struct sa_other_provider other[32];
@@ -251,13 +275,33 @@ struct sa_object *sa_model_object(struct sa_model *m, const struct sa_event *e,
 struct sa_object *sa_model_object_init(struct sa_model *m, const struct sa_event *e,
 				       uint64_t addr, uint32_t *idx);
 /* The object a family's event is about (its address in `field`; an init
- * event starts a new instance), with the family's state: `size` zeroed
- * bytes in o->ext, freed by ext_free, made on first use, when the object
- * is also typed; its first call site noted. NULL: no such field (counted
- * malformed), out of memory, or an object of another type. */
+ * event starts a new instance), typed and with the family's state
+ * (sa_model_typed); its first call site noted. NULL: no such field
+ * (counted malformed), out of memory, or an object of another type. */
 struct sa_object *sa_model_family_object(struct sa_model *m, const struct sa_event *e,
-					 const char *field, int is_init, enum sa_obj_type type, size_t size,
-					 void (*ext_free)(void *), uint32_t *idx);
+					 const char *field, int is_init, enum sa_obj_type type,
+					 uint32_t *idx);
+/* o typed `type`, with its family's state (zeroed, made on first use);
+ * NULL if o has another type, or out of memory. */
+void *sa_model_typed(struct sa_model *m, struct sa_object *o, enum sa_obj_type type);
+/* Fold object oi into its class (proc, type, caller) (fold.c): at once
+ * (sa_model_fold), or after the current event's observers: object oi was
+ * destroyed (sa_model_destroyed, which marks it so), process pi ended
+ * (its objects whose init was seen fold; those never initialised in the
+ * trace, static ones, stay themselves: their address names them). No-op
+ * with keep_objects. */
+void sa_model_fold(struct sa_model *m, uint32_t oi);
+void sa_model_destroyed(struct sa_model *m, uint32_t oi);
+void sa_model_proc_ended(struct sa_model *m, uint32_t pi);
+void sa_model_fold_due(struct sa_model *m);
+/* A new zeroed object slot, in no map (a class). NULL on out of memory. */
+struct sa_object *sa_model_slot(struct sa_model *m, uint32_t *idx);
+/* waits.c: fold object oi's ledger, blame, wakers and pairs into class ci. */
+void sa_waits_fold(struct sa_model *m, uint32_t ci, uint32_t oi);
+/* Never fold (reports by object): call before feeding. */
+void sa_model_keep_objects(struct sa_model *m, int keep);
+/* The row an object's numbers are in: itself, or its class once folded. */
+uint32_t sa_model_row(const struct sa_model *m, uint32_t oi);
 /* The wait ledger (waits.c). A wait of `ns` of kind k by thread ti on
  * object oi ended; flags: SA_WAITED_TIMEOUT (timed out, cancelled or
  * interrupted), SA_WAITED_AT_ONCE (it neither spun nor slept). */
@@ -298,9 +342,6 @@ struct sa_thread *sa_model_thread_tid(struct sa_model *m, const struct sa_event 
  * when p is the process announcing itself again (meta.c). */
 int sa_meta_new_instance(const struct sa_proc *p, const struct sa_event *e);
 
-/* Family hooks (sa_families.h lists the families built in). */
-#define SA_FAMILY(f) void sa_##f##_event(struct sa_model *m, const struct sa_event *e);
-#include "sa_families.h"
-#undef SA_FAMILY
+#include "sa_family.h"
 
 #endif

@@ -3,8 +3,8 @@
  * (futex wake → the woken thread's return), kept for ONE window only, so
  * memory does not grow with the trace: either the window asked for
  * (--window START,END, seconds from the first event) or the busiest second
- * (most waits, spins, futex sleeps and wakes: not lock creation or
- * destruction), found in the same pass by keeping two collectors: the
+ * (the most waiting ended in it, then the most events: creating and
+ * destroying locks is not activity worth a look), found in the same pass by keeping two collectors: the
  * best second so far and the current one. Each collector is capped
  * (SA_TL_MAX_SPANS, SA_TL_MAX_ARROWS); what was left out is counted. */
 #ifndef SA_TIMELINE_H
@@ -39,8 +39,9 @@ struct sa_arrow {
 
 struct sa_tl_window {
 	int64_t start, end;     /* ns */
-	uint64_t events;           /* its activity: waits, spins, sleeps, wakes */
-	int64_t ev_first, ev_last; /* its first and last activity */
+	uint64_t events;
+	uint64_t wait_ns;       /* waiting that ended in it (any kind) */
+	int64_t ev_first, ev_last; /* its first and last event */
 	struct sa_span *spans;
 	uint32_t nspans, capspans;
 	struct sa_arrow *arrows;

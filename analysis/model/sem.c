@@ -1,7 +1,6 @@
 /* synctrace_sem: per-semaphore waits, posts and the wakes they issue. */
 #include <stdlib.h>
 
-#include "sa_config.h"
 #include "sa_model.h"
 #include "sa_sem.h"
 
@@ -12,13 +11,40 @@ static void sem_free(void *p)
 	free(s);
 }
 
-void sa_sem_event(struct sa_model *m, const struct sa_event *e)
+static int sem_merge(struct sa_model *m, void *dp, const void *sp)
+{
+	struct sa_sem *d = dp;
+	const struct sa_sem *s = sp;
+	(void)m;
+	d->init_seen |= s->init_seen;
+	SA_MERGE_SUM(d, s, acquired);
+	for (int i = 0; i < SA_SEM_HOW_N; i++)
+		SA_MERGE_SUM(d, s, how[i]);
+	SA_MERGE_SUM(d, s, wait_begins);
+	SA_MERGE_SUM(d, s, sleeps);
+	SA_MERGE_SUM(d, s, timeouts);
+	SA_MERGE_SUM(d, s, interrupted);
+	SA_MERGE_SUM(d, s, trywait_failed);
+	SA_MERGE_SUM(d, s, posts);
+	SA_MERGE_SUM(d, s, post_wakes);
+	SA_MERGE_SUM(d, s, post_wasted);
+	SA_MERGE_SUM(d, s, overflows);
+	SA_MERGE_SUM(d, s, timeout_wait_ns);
+	SA_MERGE_MAX(d, s, destroy_nwaiters);
+	if (s->over_limit && (!d->over_limit || s->over_value > d->over_value)) {
+		d->over_value = s->over_value;
+		d->over_limit_value = s->over_limit_value;
+	}
+	SA_MERGE_SUM(d, s, over_limit);
+	return sa_dist_merge(&d->wait, &s->wait);
+}
+
+static void sem_event(struct sa_model *m, const struct sa_event *e)
 {
 	int64_t v;
 	uint32_t oi, ti;
 	struct sa_object *o = sa_model_family_object(m, e, "obj", e->id == SA_EV_sem_init,
-						     SA_OBJ_SEM, sizeof(struct sa_sem),
-						     sem_free, &oi);
+						     SA_OBJ_SEM, &oi);
 	if (!o || !sa_model_thread(m, e, &ti))
 		return;
 	struct sa_sem *s = o->ext;
@@ -31,7 +57,7 @@ void sa_sem_event(struct sa_model *m, const struct sa_event *e)
 		break;
 	case SA_EV_sem_destroy:
 		s->destroy_nwaiters = (int)sa_ev_i(e, "nwaiters");
-		o->destroyed = 1;
+		sa_model_destroyed(m, oi);
 		break;
 	case SA_EV_sem_post:
 		s->posts++;
@@ -78,7 +104,6 @@ void sa_sem_event(struct sa_model *m, const struct sa_event *e)
 	case SA_EV_sem_trywait_failed:
 		s->trywait_failed++;
 		break;
-#if SA_HAVE_EV_sem_misuse
 	case SA_EV_sem_misuse:
 		s->over_limit++;
 		v = sa_ev_i(e, "value");
@@ -87,8 +112,17 @@ void sa_sem_event(struct sa_model *m, const struct sa_event *e)
 			s->over_limit_value = (int)sa_ev_i(e, "limit");
 		}
 		break;
-#endif
 	default:
 		break;
 	}
 }
+
+const struct sa_family sa_family_sem = {
+	.name = "sem",
+	.event = sem_event,
+	.state_size = sizeof(struct sa_sem),
+	.state_free = sem_free,
+	.state_merge = sem_merge,
+	.first_kind = SA_WAIT_SEM,
+	.nkinds = 1,
+};

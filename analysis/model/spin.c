@@ -3,7 +3,7 @@
 
 enum { SPUN_ACQUIRED = 0, SPUN_GAVE_UP = 1, SPUN_SAW_WAITERS = 2 };
 
-void sa_spin_event(struct sa_model *m, const struct sa_event *e)
+static void spin_event(struct sa_model *m, const struct sa_event *e)
 {
 	uint32_t oi;
 	int64_t addr;
@@ -30,3 +30,5 @@ void sa_spin_event(struct sa_model *m, const struct sa_event *e)
 		o->sp_modes |= 1u << mode;
 	sa_dist_add(&o->sp_iter, it > 0 ? (uint64_t)it : 0);
 }
+
+const struct sa_family sa_family_spin = { .name = "spin", .event = spin_event };

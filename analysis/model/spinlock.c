@@ -12,12 +12,19 @@ static void sl_free(void *p)
 	free(s);
 }
 
-void sa_spinlock_event(struct sa_model *m, const struct sa_event *e)
+static int sl_merge(struct sa_model *m, void *dp, const void *sp)
+{
+	struct sa_spinlock *d = dp;
+	const struct sa_spinlock *s = sp;
+	(void)m;
+	SA_MERGE_SUM(d, s, contended);
+	return sa_dist_merge(&d->spin_ns, &s->spin_ns) | sa_dist_merge(&d->iterations, &s->iterations);
+}
+
+static void spinlock_event(struct sa_model *m, const struct sa_event *e)
 {
 	uint32_t oi, ti;
-	struct sa_object *o = sa_model_family_object(m, e, "obj", 0,
-						     SA_OBJ_SPIN, sizeof(struct sa_spinlock),
-						     sl_free, &oi);
+	struct sa_object *o = sa_model_family_object(m, e, "obj", 0, SA_OBJ_SPINLOCK, &oi);
 	if (!o || !sa_model_thread(m, e, &ti))
 		return;
 	struct sa_spinlock *s = o->ext;
@@ -29,3 +36,13 @@ void sa_spinlock_event(struct sa_model *m, const struct sa_event *e)
 		sa_model_waited(m, ti, oi, SA_WAIT_SPINLOCK, ns > 0 ? (uint64_t)ns : 0, 0);
 	}
 }
+
+const struct sa_family sa_family_spinlock = {
+	.name = "spinlock",
+	.event = spinlock_event,
+	.state_size = sizeof(struct sa_spinlock),
+	.state_free = sl_free,
+	.state_merge = sl_merge,
+	.first_kind = SA_WAIT_SPINLOCK,
+	.nkinds = 1,
+};

@@ -1,10 +1,9 @@
 /* synctrace_thread: which threads began and ended inside the trace. */
 #include <string.h>
 
-#include "sa_config.h"
 #include "sa_model.h"
 
-void sa_thread_event(struct sa_model *m, const struct sa_event *e)
+static void thread_event(struct sa_model *m, const struct sa_event *e)
 {
 	uint32_t ti;
 	struct sa_thread *t = sa_model_thread(m, e, &ti);
@@ -12,7 +11,6 @@ void sa_thread_event(struct sa_model *m, const struct sa_event *e)
 		return;
 	if (e->id == SA_EV_thread_start) {
 		t->started = 1;
-#if SA_HAVE_EV_thread_name
 	} else if (e->id == SA_EV_thread_name) {
 		/* A thread named itself (tid != 0): that thread's name. A name
 		 * given to another thread (tid 0, by pthread_t) cannot be tied to
@@ -24,10 +22,11 @@ void sa_thread_event(struct sa_model *m, const struct sa_event *e)
 			t->procname[SA_NAME_MAX - 1] = 0;
 			t->named = 1;
 		}
-#endif
 	} else if (e->id == SA_EV_thread_exit) {
 		t->exited = 1;
 		t->cancelled = sa_ev_i(e, "cancelled") != 0;
 		t->woken_valid = 0;
 	}
 }
+
+const struct sa_family sa_family_thread = { .name = "thread", .event = thread_event };

@@ -2,7 +2,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sa_config.h"
 #include "sa_timeline.h"
 
 #define NS 1000000000LL
@@ -12,6 +11,7 @@ static void win_reset(struct sa_tl_window *w, int64_t start, int64_t end)
 	w->start = start;
 	w->end = end;
 	w->events = 0;
+	w->wait_ns = 0;
 	w->nspans = w->narrows = 0;
 	w->spans_capped = w->arrows_capped = 0;
 	w->cap_ts = 0;
@@ -36,27 +36,12 @@ static int grow(void **p, uint32_t n, uint32_t *cap, size_t size)
 	return 0;
 }
 
-/* The window's activity, which picks the busiest second: waiting,
- * spinning, sleeping and wakes, not every event (a process's shutdown,
- * which destroys its locks, is not its busiest second). */
-static void activity(struct sa_tl_window *w, int64_t b, int64_t e)
-{
-	if (b < w->start)
-		b = w->start;
-	if (!w->events++ || b < w->ev_first)
-		w->ev_first = b;
-	if (w->events == 1 || e > w->ev_last)
-		w->ev_last = e;
-}
-
 static void add_span(struct sa_timeline *t, uint32_t ti, uint32_t oi, int64_t b, int64_t e,
 		     enum sa_span_kind k, uint64_t caller, uint64_t caller2)
 {
 	struct sa_tl_window *w = &t->cur;
 	if (e < w->start || b >= w->end)
 		return;
-	if (k != SA_SPAN_HOLD)
-		activity(w, b, e);
 	if (w->nspans >= SA_TL_MAX_SPANS) {
 		if (!w->spans_capped++ && !w->arrows_capped)
 			w->cap_ts = e;
@@ -82,7 +67,6 @@ static void add_arrow(struct sa_timeline *t, uint32_t from, uint32_t to, uint32_
 	struct sa_tl_window *w = &t->cur;
 	if (e < w->start || b >= w->end)
 		return;
-	activity(w, b, e);
 	if (w->narrows >= SA_TL_MAX_ARROWS) {
 		if (!w->arrows_capped++ && !w->spans_capped)
 			w->cap_ts = e;
@@ -116,10 +100,18 @@ static void *per_index(struct sa_timeline *t, void **arr, uint32_t *n, uint32_t 
 	return (char *)*arr + i * size;
 }
 
+/* Is window a busier than b? */
+static int busier(const struct sa_tl_window *a, const struct sa_tl_window *b)
+{
+	if (a->wait_ns != b->wait_ns)
+		return a->wait_ns > b->wait_ns;
+	return a->events > b->events;
+}
+
 /* Busiest second: a new second begins; keep the busier of the two. */
 static void next_second(struct sa_timeline *t, int64_t ts)
 {
-	if (t->cur.events > t->best.events) {
+	if (busier(&t->cur, &t->best)) {
 		struct sa_tl_window x = t->best;
 		t->best = t->cur;
 		t->cur = x;
@@ -148,7 +140,14 @@ static void observe(void *ctx, struct sa_model *m, const struct sa_event *e, uin
 	}
 	if (!t->fixed && e->ts >= t->cur.end)
 		next_second(t, e->ts);
-	if (e->ts < t->cur.start)
+	if (e->ts >= t->cur.start && e->ts < t->cur.end) {
+		if (!t->cur.events++)
+			t->cur.ev_first = e->ts;
+		t->cur.ev_last = e->ts;
+		if (m->ev_wait.valid)
+			t->cur.wait_ns += m->ev_wait.ns;
+	}
+	else if (e->ts < t->cur.start)
 		return;
 
 	int64_t addr;
@@ -213,28 +212,11 @@ static void observe(void *ctx, struct sa_model *m, const struct sa_event *e, uin
 		break;
 	}
 	default:
-		/* Waits of the other families (and mutex timeouts). */
-		if (
-#if SA_HAVE_EV_cond_woke
-		    e->id == SA_EV_cond_woke ||
-#endif
-#if SA_HAVE_EV_sem_acquired
-		    e->id == SA_EV_sem_acquired || e->id == SA_EV_sem_timeout ||
-#endif
-#if SA_HAVE_EV_rwlock_acquired
-		    e->id == SA_EV_rwlock_acquired || e->id == SA_EV_rwlock_timeout ||
-#endif
-#if SA_HAVE_EV_barrier_departure
-		    e->id == SA_EV_barrier_departure ||
-#endif
-#if SA_HAVE_EV_once_waited
-		    e->id == SA_EV_once_waited ||
-#endif
-		    e->id == SA_EV_mutex_timeout) {
-			v = sa_ev_i(e, "wait_ns");
-			if (v > 0)
-				add_span(t, ti, o, e->ts - v, e->ts, SA_SPAN_WAIT, caller, 0);
-		}
+		/* The wait this event ended, of any family (the model noted it),
+		 * on its object (a condvar's relock: on the mutex). */
+		if (m->ev_wait.valid && m->ev_wait.ns)
+			add_span(t, ti, m->ev_wait.oi, e->ts - (int64_t)m->ev_wait.ns, e->ts,
+				 SA_SPAN_WAIT, caller, 0);
 		break;
 	}
 }
@@ -256,7 +238,7 @@ struct sa_timeline *sa_timeline_attach(struct sa_model *m, int fixed, double sta
 
 const struct sa_tl_window *sa_timeline_window(struct sa_timeline *t)
 {
-	if (!t->fixed && !t->finished && t->cur.events > t->best.events) {
+	if (!t->fixed && !t->finished && busier(&t->cur, &t->best)) {
 		struct sa_tl_window x = t->best;
 		t->best = t->cur;
 		t->cur = x;

@@ -61,16 +61,9 @@ const char *sa_wait_kind_name(enum sa_wait_kind k)
 /* The kinds an object type has: first, and how many (0: none). */
 static unsigned kinds_of(enum sa_obj_type t, enum sa_wait_kind *first)
 {
-	switch (t) {
-	case SA_OBJ_MUTEX: *first = SA_WAIT_MUTEX; return 2;
-	case SA_OBJ_RWLOCK: *first = SA_WAIT_RWLOCK_READ; return 2;
-	case SA_OBJ_COND: *first = SA_WAIT_COND; return 1;
-	case SA_OBJ_SEM: *first = SA_WAIT_SEM; return 1;
-	case SA_OBJ_BARRIER: *first = SA_WAIT_BARRIER; return 1;
-	case SA_OBJ_ONCE: *first = SA_WAIT_ONCE; return 1;
-	case SA_OBJ_SPIN: *first = SA_WAIT_SPINLOCK; return 1;
-	default: *first = SA_WAIT_NKINDS; return 0;
-	}
+	const struct sa_family *f = sa_family_of_type(t);
+	*first = f ? f->first_kind : SA_WAIT_NKINDS;
+	return f && f->nkinds <= 2 ? f->nkinds : 0;
 }
 
 static struct sa_obj_waits *waits_of(struct sa_model *m, struct sa_object *o)
@@ -169,6 +162,11 @@ void sa_model_waited(struct sa_model *m, uint32_t ti, uint32_t oi, enum sa_wait_
 		return;
 	if (nk && k >= first && k < first + nk)
 		stat_add(&w->ledger[k - first], ns, flags);
+	m->ev_wait.valid = 1;
+	m->ev_wait.ti = ti;
+	m->ev_wait.oi = oi;
+	m->ev_wait.kind = k;
+	m->ev_wait.ns = ns;
 	t->waits++;
 	t->wait_ns += ns;
 	t->timeouts += timed_out != 0;
@@ -401,4 +399,83 @@ void sa_obj_waits_free(struct sa_object *o)
 	sa_dist_free(&o->w->ledger[1].dist);
 	free(o->w);
 	o->w = NULL;
+}
+
+/* ---- folding (fold.c) ---------------------------------------------------- */
+
+static void stat_merge(struct sa_model *m, struct sa_wait_stat *d, const struct sa_wait_stat *s)
+{
+	SA_MERGE_SUM(d, s, waits);
+	SA_MERGE_SUM(d, s, wait_ns);
+	SA_MERGE_MAX(d, s, max_ns);
+	SA_MERGE_SUM(d, s, timeouts);
+	SA_MERGE_SUM(d, s, contended);
+	if (sa_dist_merge(&d->dist, &s->dist))
+		m->oom = 1;
+}
+
+void sa_waits_fold(struct sa_model *m, uint32_t ci, uint32_t oi)
+{
+	struct sa_obj_waits *ow = m->objs[oi].w, *cw;
+	if (!ow)
+		return;
+	if (!m->objs[ci].w) { /* the class's first: it takes the object's */
+		cw = m->objs[ci].w = ow;
+		m->objs[oi].w = NULL;
+	} else {
+		cw = m->objs[ci].w;
+		for (unsigned k = 0; k < 2; k++)
+			stat_merge(m, &cw->ledger[k], &ow->ledger[k]);
+		for (unsigned i = 0; i < ow->nblame; i++) {
+			const struct sa_blame *s = &ow->blame[i];
+			struct sa_blame *d = blame_entry(cw, s->thread, s->site, s->caused_ns);
+			if (!d) {
+				cw->unblamed_ns += s->caused_ns;
+				continue;
+			}
+			SA_MERGE_SUM(d, s, holds);
+			SA_MERGE_SUM(d, s, caused_ns);
+			SA_MERGE_SUM(d, s, hold_ns);
+			SA_MERGE_MAX(d, s, max_hold_ns);
+		}
+		for (unsigned i = 0; i < ow->nwakers; i++) {
+			const struct sa_waker *s = &ow->wakers[i];
+			struct sa_waker *d = waker_entry(cw, s->thread, s->site);
+			if (!d)
+				continue;
+			SA_MERGE_SUM(d, s, wakes);
+			SA_MERGE_SUM(d, s, released);
+			SA_MERGE_SUM(d, s, latency_ns);
+		}
+		cw->unblamed_ns += ow->unblamed_ns;
+	}
+	/* The object's pairs become the class's (the class's own list, when
+	 * it took ow, is rebuilt as they move). */
+	uint32_t head = ow->pair_head;
+	if (cw == ow)
+		cw->pair_head = 0;
+	for (uint32_t n = head; n;) {
+		struct sa_pair p = m->pairs[n - 1];
+		uint32_t slot = n - 1;
+		n = p.next;
+		sa_map_del(&m->pair_map, p.ti, (uint64_t)p.oi << 8 | (unsigned)p.kind);
+		m->pairs[slot] = (struct sa_pair){ .next = m->free_pair };
+		m->free_pair = slot + 1;
+		struct sa_pair *d = pair_of(m, cw, p.ti, ci, p.kind);
+		if (!d)
+			continue;
+		SA_MERGE_SUM(d, &p, waits);
+		SA_MERGE_SUM(d, &p, wait_ns);
+		SA_MERGE_MAX(d, &p, max_ns);
+		SA_MERGE_SUM(d, &p, timeouts);
+		SA_MERGE_SUM(d, &p, contended);
+		struct sa_thread *t = &m->threads[p.ti];
+		if (t->top_obj == oi) {
+			t->top_obj = ci;
+			if (d->wait_ns > t->top_wait_ns)
+				t->top_wait_ns = d->wait_ns;
+		}
+	}
+	if (cw != ow)
+		sa_obj_waits_free(&m->objs[oi]);
 }

@@ -4,7 +4,7 @@
  * unit: model.c counts that event instead. */
 #include "sa_model.h"
 
-void sa_work_event(struct sa_model *m, const struct sa_event *e)
+static void work_event(struct sa_model *m, const struct sa_event *e)
 {
 	uint32_t pi, ti;
 	int64_t units;
@@ -23,3 +23,5 @@ void sa_work_event(struct sa_model *m, const struct sa_event *e)
 	m->threads[ti].units += (uint64_t)units;
 	m->threads[ti].unit_events++;
 }
+
+const struct sa_family sa_family_work = { .name = "work", .event = work_event };

@@ -190,7 +190,7 @@ static const struct lock_family {
 	int (*row)(const struct sa_object *ob, struct row *r);
 } families[] = {
 	{ SA_OBJ_MUTEX, mutex_row }, { SA_OBJ_SEM, sem_row }, { SA_OBJ_RWLOCK, rwlock_row },
-	{ SA_OBJ_SPIN, spinlock_row }, { SA_OBJ_BARRIER, barrier_row }, { SA_OBJ_ONCE, once_row },
+	{ SA_OBJ_SPINLOCK, spinlock_row }, { SA_OBJ_BARRIER, barrier_row }, { SA_OBJ_ONCE, once_row },
 };
 
 static int lock_row(const struct sa_object *ob, uint32_t i, struct row *r)

@@ -171,7 +171,7 @@ void sa_html_timeline(const struct sa_model *m, const struct sa_report_opts *o, 
 	fprintf(out, "<p class=\"note\">Window %s to %s (%s) from the first event: %s; "
 		"%u intervals, %u wakes, %u threads.</p>\n", a, b, d,
 		o->timeline->fixed ? "as asked (--window)"
-				     : "the busiest second (most waits and wakes), narrowed to them",
+				     : "the busiest second (most waiting), narrowed to its first and last event",
 		w->nspans, w->narrows, n);
 	if (w->spans_capped || w->arrows_capped)
 		fprintf(out, "<p class=\"warn\">Capped at %d intervals and %d wakes: the window was "

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #endif
 #include <limits.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,12 +46,13 @@ static int feed(enum sa_event_id id, int64_t ts, int pid, int tid, ...)
 	feed(SA_EV_meta_start, ts, pid, pid, "format_major", I(1), "format_minor", I(0), \
 	     "level", I(level), "spin_mode", I(1), "spin_limit", I(100), NULL)
 
+/* The object (its row: its class once folded). */
 static struct sa_object *obj(int pid, uint64_t addr, uint32_t inst)
 {
 	for (uint32_t i = 0; i < m->nobjs; i++)
 		if (m->procs[m->objs[i].proc].vpid == pid && m->objs[i].addr == addr &&
-		    m->objs[i].instance == inst)
-			return &m->objs[i];
+		    m->objs[i].instance == inst && m->objs[i].instances <= 1)
+			return &m->objs[sa_model_row(m, i)];
 	return NULL;
 }
 
@@ -332,6 +334,7 @@ static void wakes(void)
 /* destroy then init at the same address: a second instance. */
 static void object_reuse(void)
 {
+	sa_model_keep_objects(m, 1); /* by object: no classes */
 	START(1, 1, 1);
 	feed(SA_EV_mutex_init, 2, 1, 1, "obj", I(A), "caller", I(1), "kind", I(0), NULL);
 	feed(SA_EV_mutex_destroy, 3, 1, 1, "obj", I(A), "caller", I(1), "result", I(0),
@@ -1093,6 +1096,7 @@ static void meta_no_nonce(void)
 static uint32_t oidx(int pid, uint64_t addr)
 {
 	struct sa_object *o = obj(pid, addr, 0);
+	CHECK(o && o->instances == 1);
 	CHECK(o);
 	return (uint32_t)(o - m->objs);
 }
@@ -1514,6 +1518,192 @@ static void lockorder_incomplete(void)
 	sa_checks_free(c);
 }
 
+/* ---- folding destroyed objects into classes ----------------------------- */
+
+/* One mutex's life: init at `site`, a contended lock by thread 2 (wait
+ * 100 ns) held by 1, destroy with `acq` acquisitions. */
+static void mutex_life(int64_t ts, uint64_t addr, uint64_t site, int acq)
+{
+	feed(SA_EV_mutex_init, ts, 1, 1, "obj", I(addr), "caller", I(site), "kind", I(0), NULL);
+	feed(SA_EV_mutex_requested, ts + 1, 1, 2, "obj", I(addr), "caller", I(0x500), "owner",
+	     I(1), "waiters", I(0), NULL);
+	feed(SA_EV_mutex_released, ts + 101, 1, 1, "obj", I(addr), "caller", I(0x600), "waiters",
+	     I(1), "woken", I(1), "acquisitions", I(0), NULL);
+	feed(SA_EV_mutex_acquired, ts + 101, 1, 2, "obj", I(addr), "caller", I(0x500), "how", I(2),
+	     "wait_ns", I(100), "acquisitions", I(0), "contended", I(1), NULL);
+	feed(SA_EV_mutex_destroy, ts + 200, 1, 2, "obj", I(addr), "caller", I(site), "result", I(0),
+	     "acquisitions", I(acq), "contended", I(1), NULL);
+}
+
+static uint32_t count_rows(void)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < m->nobjs; i++)
+		n += m->objs[i].instances > 0;
+	return n;
+}
+
+struct one_pair {
+	unsigned n;
+	uint32_t obj;
+	uint64_t waits, ns;
+};
+
+static void get_pair(void *ctx, uint32_t thread, uint32_t o, enum sa_wait_kind k,
+		     const struct sa_wait_stat *s)
+{
+	struct one_pair *p = ctx;
+	(void)thread;
+	(void)k;
+	p->n++;
+	p->obj = o;
+	p->waits += s->waits;
+	p->ns += s->wait_ns;
+}
+
+/* Three mutexes made at one site and destroyed are one class of 3, with
+ * their sums; one from another site is its own class; at the process's
+ * end an initialised live mutex folds, a static one (no init) stays. */
+static void fold_classes(void)
+{
+	START(1, 1, 1);
+	mutex_life(1000, 0x10000, 0x400, 5);
+	mutex_life(2000, 0x20000, 0x400, 6);
+	mutex_life(3000, 0x10000, 0x400, 7); /* the first's address, reused */
+	mutex_life(4000, 0x30000, 0x401, 8);
+	CHECK_EQ(count_rows(), 2);
+	CHECK_EQ(m->folded, 4);
+	const struct sa_object *c = obj(1, 0x10000, 0);
+	CHECK(c && c == obj(1, 0x20000, 0) && c == obj(1, 0x10000, 1));
+	CHECK_EQ(c->instances, 3);
+	CHECK_EQ(c->caller, 0x400);
+	CHECK_EQ(c->type, SA_OBJ_MUTEX);
+	CHECK_EQ(c->destroyed, 1);
+	CHECK_EQ(sa_mutex_acquisitions(c->ext), 18);
+	CHECK_EQ(sa_mutex_acquisitions_known(c->ext), 1);
+	CHECK_EQ(sa_mutex_contended(c->ext), 3);
+	STAT(sa_object_wait(c, SA_WAIT_MUTEX), 3, 300, 100, 0);
+	const struct sa_blame *b;
+	CHECK_EQ(sa_object_blame(m, (uint32_t)(c - m->objs), &b), 1);
+	CHECK_EQ(b[0].caused_ns, 300);
+	CHECK_EQ(b[0].holds, 3);
+	CHECK_EQ(obj(1, 0x30000, 0)->instances, 1);
+	/* The waiter's pairs moved to the classes: two pairs, 4 waits. */
+	struct one_pair p = { 0 };
+	sa_model_each_pair(m, get_pair, &p);
+	CHECK_EQ(p.n, 2);
+	CHECK_EQ(p.waits, 4);
+	CHECK_EQ(p.ns, 400);
+	CHECK_EQ(thr(1, 2)->top_obj, (uint32_t)(c - m->objs));
+
+	feed(SA_EV_mutex_init, 5000, 1, 1, "obj", I(0x40000), "caller", I(0x402), "kind", I(0), NULL);
+	feed(SA_EV_mutex_counters, 5001, 1, 1, "obj", I(0x50000), "acquisitions", I(3),
+	     "contended", I(0), NULL);
+	feed(SA_EV_meta_stop, 6000, 1, 1, "objects", I(1), NULL);
+	const struct sa_object *live = obj(1, 0x40000, 0), *stat = obj(1, 0x50000, 0);
+	CHECK(live);
+	CHECK_EQ(live->instances, 1);
+	CHECK_EQ(live->destroyed, 0);
+	CHECK(live->addr == 0x40000 && live->inited);
+	CHECK(!stat->inited);
+	CHECK_EQ(m->folded, 5);
+	CHECK_EQ(sa_mutex_acquisitions(stat->ext), 3);
+	CHECK_EQ(count_rows(), 4);
+}
+
+/* Bytes allocated (small blocks and mmap'ed ones). */
+static size_t heap_bytes(void)
+{
+	struct mallinfo2 mi = mallinfo2();
+	return mi.uordblks + mi.hblkhd;
+}
+
+/* 100,000 short-lived mutexes (init, a contended lock, destroy) from one
+ * site: one class, and the memory per object that stays is its tombstone
+ * (identity only), not its state. Prints bytes per object. */
+static void fold_memory(void)
+{
+	enum { N = 100000 };
+	START(1, 1, 1);
+	size_t before = heap_bytes();
+	for (int i = 0; i < N; i++)
+		mutex_life(1000 + (int64_t)i * 1000, 0x100000 + (uint64_t)i * 64, 0x400, 2);
+	double per = (double)(heap_bytes() - before) / N;
+	CHECK_EQ(count_rows(), 1);
+	const struct sa_object *c = obj(1, 0x100000, 0);
+	CHECK_EQ(c->instances, N);
+	CHECK_EQ(sa_mutex_acquisitions(c->ext), 2 * N);
+	STAT(sa_object_wait(c, SA_WAIT_MUTEX), N, 100ull * N, 100, 0);
+	printf("folded: %.0f bytes per object (sizeof(struct sa_object) %zu)\n", per,
+	       sizeof(struct sa_object));
+	/* The tombstone (with the array's doubling slack) and its slot in the
+	 * object map, no more. */
+	CHECK(per < 1.5 * sizeof(struct sa_object) + 100);
+
+	/* The same objects kept (by object): what folding saves. */
+	sa_model_free(m);
+	m = sa_model_new();
+	sa_model_keep_objects(m, 1);
+	START(1, 1, 1);
+	before = heap_bytes();
+	for (int i = 0; i < N; i++)
+		mutex_life(1000 + (int64_t)i * 1000, 0x100000 + (uint64_t)i * 64, 0x400, 2);
+	double kept = (double)(heap_bytes() - before) / N;
+	printf("kept: %.0f bytes per object\n", kept);
+	CHECK_EQ(count_rows(), N);
+	CHECK(kept > 4 * per);
+}
+
+/* A mapping of one file shared by processes 1 (at 0x7f0000) and 2 (at
+ * 0x9f0000), as analysis/symbols reports it. */
+static int fake_shared_key(const struct sa_model *mm, unsigned trace, int32_t vpid, uint64_t addr,
+			   uint64_t key[3])
+{
+	(void)mm;
+	(void)trace;
+	uint64_t base = vpid == 1 ? 0x7f0000 : vpid == 2 ? 0x9f0000 : 0;
+	if (!base || addr < base || addr >= base + 0x1000)
+		return 0;
+	key[0] = 8;
+	key[1] = 77;
+	key[2] = addr - base;
+	return 1;
+}
+
+/* A process-shared semaphore posted in one process and waited on in the
+ * other is one object, the post linked to the wait. */
+static void pshared_sem(void)
+{
+	m->shared_key = fake_shared_key;
+	START(1, 1, 1);
+	START(2, 2, 1);
+	feed(SA_EV_sem_init, 10, 1, 100, "obj", I(0x7f0010), "caller", I(0x400), "value", I(0),
+	     "pshared", I(1), NULL);
+	feed(SA_EV_sem_wait_begin, 1000, 2, 200, "obj", I(0x9f0010), "caller", I(0x800), NULL);
+	feed(SA_EV_sem_sleep, 1010, 2, 200, "obj", I(0x9f0010), "caller", I(0x800), "nwaiters",
+	     I(1), NULL);
+	feed(SA_EV_sem_post, 1500, 1, 100, "obj", I(0x7f0010), "caller", I(0x9057), "result", I(0),
+	     "value", I(1), "nwaiters", I(1), "woken", I(1), NULL);
+	feed(SA_EV_sem_acquired, 1600, 2, 200, "obj", I(0x9f0010), "caller", I(0x800), "how", I(2),
+	     "wait_ns", I(600), NULL);
+	feed(SA_EV_sem_wait_begin, 2000, 1, 100, "obj", I(0x7f0020), "caller", I(0x800), NULL);
+	feed(SA_EV_meta_stop, 3000, 1, 100, "objects", I(0), NULL);
+	CHECK_EQ(count_rows(), 2); /* the shared one, and 0x7f0020 (another offset) */
+	struct sa_object *o = obj(1, 0x7f0010, 0);
+	CHECK(o && o->shared && o->type == SA_OBJ_SEM);
+	CHECK_EQ(o->instances, 1); /* its creator's end does not fold it */
+	CHECK(!obj(2, 0x9f0010, 0)); /* no object of its own in process 2 */
+	uint32_t oi = (uint32_t)(o - m->objs);
+	STAT(sa_object_wait(o, SA_WAIT_SEM), 1, 600, 600, 0);
+	const struct sa_waker *k = waker_of(oi, tidx(1, 100), 0x9057);
+	CHECK(k);
+	CHECK_EQ(k->released, 1);
+	CHECK_EQ(k->latency_ns, 500);
+	CHECK_EQ(((const struct sa_sem *)o->ext)->posts, 1);
+	CHECK_EQ(((const struct sa_sem *)o->ext)->acquired, 1);
+	CHECK_EQ(thr(2, 200)->top_obj, oi);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -1558,6 +1748,9 @@ static const struct {
 	{ "discard_wrap", discard_wrap },
 	{ "mutex_count_unknown", mutex_count_unknown },
 	{ "lockorder_incomplete", lockorder_incomplete },
+	{ "fold_classes", fold_classes },
+	{ "fold_memory", fold_memory },
+	{ "pshared_sem", pshared_sem },
 };
 
 int main(int argc, char **argv)

@@ -6,6 +6,7 @@
 # usage: check-names.sh SYNCTRACE NAMES PROGRAM SOURCE
 SYNCTRACE=$1 names=$2 prog=$3 src=$4
 . "$(dirname "$0")/../cli/lib.sh"
+. "$(dirname "$0")/lib.sh"
 need_daemon
 export ST_TEST_MODE=traced # the program checks synctrace is interposed
 comm=$(basename "$prog" | cut -c1-15)
@@ -13,22 +14,6 @@ s=$(basename "$src")
 line() { grep -n "NAMESITE $1\$\|NAMESITE $1 " "$src" | head -1 | cut -d: -f1; }
 L_wrap=$(line mutex_new) L_queue=$(line queue_new) L_pool=$(line pool_new)
 L_scratch=$(line scratch) L_worker=$(line worker)
-
-# names TRACE_OUTPUT FILE: the driver's lines (TYPE HOW NAME SITE KLASS), sorted.
-names() {
-	local ctf
-	ctf=$(dirname "$(find "$1" -name metadata | head -1)")
-	"$names" "$comm" "$ctf" >"$2.raw" 2>"$T/names-err" || { fail "names $1: status $?"; cat "$T/names-err" >&2; }
-	sort "$2.raw" >"$2"
-}
-# expect FILE WHAT COUNT TYPE|HOW|NAME|SITE: exactly COUNT objects so named.
-expect() {
-	local n
-	n=$(cut -f1-4 "$1" | tr '\t' '|' | grep -cxF "$4")
-	[ "$n" -eq "$3" ] && pass "$2: $4 (${3}x)" || { fail "$2: $n objects '$4', want $3"; tr '\t' '|' <"$1" >&2; }
-}
-# klass_of FILE NAME: the class keys of the objects named NAME (sorted, unique).
-klass_of() { awk -F'\t' -v n="$2" '$3 == n { print $5 }' "$1" | sort -u; }
 
 for r in 1 2; do
 	run_st 0 "record run $r" record --spin none -q -o "$T/t$r" -- "$prog"

@@ -21,7 +21,8 @@ static int failed(const char *what, const char *name, int ret)
 
 static int enable_events(struct lttng_handle *h, const char *name)
 {
-	static const char *const patterns[] = { "synctrace_*", "lttng_ust_statedump:*" };
+	static const char *const patterns[] = { "synctrace_*", "lttng_ust_statedump:*",
+						 "lttng_ust_dl:*" };
 	for (unsigned i = 0; i < sizeof(patterns) / sizeof(patterns[0]); i++) {
 		struct lttng_event ev;
 		memset(&ev, 0, sizeof(ev));

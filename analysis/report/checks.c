@@ -161,6 +161,12 @@ void sa_checks_build(const struct sa_model *m, const struct sa_report_opts *o,
 	if (c->edges_dropped)
 		sa_table_note(t, "lock-order graph full (%d edges): %llu edges not kept",
 			      SA_CHK_MAX_EDGES, (unsigned long long)c->edges_dropped);
+	if (c->lockorder_incomplete)
+		sa_table_note(t, "lock_order incomplete: a cycle may be missed (%s%s%s)",
+			      c->lockorder_incomplete & SA_CHK_INCOMPLETE_EDGES ? "edges dropped " : "",
+			      c->lockorder_incomplete & SA_CHK_INCOMPLETE_CYCLES ? "cycle limit " : "",
+			      c->lockorder_incomplete & SA_CHK_INCOMPLETE_OOM ? "out of memory" : "");
 	if (!c->nfindings)
-		sa_table_note(t, "no finding");
+		sa_table_note(t, c->lockorder_incomplete ? "no finding in what could be checked "
+				 "(incomplete: see above)" : "no finding");
 }

@@ -162,7 +162,7 @@ static void checks_findings(struct fb *f, const struct sa_report_opts *o, int lo
 
 static void incomplete(struct fb *f, const struct sa_report_opts *o)
 {
-	char a[32], b[32];
+	char a[32], b[32], d[32];
 	if (o->partial) {
 		struct sa_cell *c = row(f, "incomplete");
 		if (!c)
@@ -183,16 +183,23 @@ static void incomplete(struct fb *f, const struct sa_report_opts *o)
 	struct sa_checks *k = o->checks;
 	if (!k)
 		return;
-	if (k->edges_dropped) {
+	if (k->lockorder_incomplete || k->edges_dropped) {
 		struct sa_cell *c = row(f, "incomplete");
 		if (!c)
 			return;
+		unsigned why = k->lockorder_incomplete | (k->edges_dropped ? SA_CHK_INCOMPLETE_EDGES : 0);
 		sa_cell_str(&c[F_VERDICT], "lock_order");
 		sa_set_u(&c[F_COUNT], k->edges_dropped);
 		sa_set_u(&c[F_OF], k->edges_dropped + k->nedges);
-		say(f, "lock-order check incomplete: its graph is full (%s edges kept, %s dropped): "
-		    "a cycle through the dropped edges would not be found; try a shorter trace.",
-		    cnt(a, k->nedges), cnt(b, k->edges_dropped));
+		say(f, "lock-order check incomplete:");
+		if (why & SA_CHK_INCOMPLETE_EDGES)
+			say(f, " its graph is full (%s edges kept, %s dropped at the %s-edge limit),",
+			    cnt(a, k->nedges), cnt(b, k->edges_dropped), cnt(d, SA_CHK_MAX_EDGES));
+		if (why & SA_CHK_INCOMPLETE_CYCLES)
+			say(f, " the cycle search stopped at its limit,");
+		if (why & SA_CHK_INCOMPLETE_OOM)
+			say(f, " it ran out of memory,");
+		say(f, " so a cycle may be missed (this is not \"no finding\"); try a shorter trace.");
 		sa_cell_str(&c[F_TRY], "a shorter trace");
 		done(f, c);
 	}

@@ -4,7 +4,7 @@
  * usage: condtimeouts [N]
  * The report must show per thread N + 1 condvar waits, N timeouts, and
  * the condvar on top of the ranking with N_THREADS * N timeouts. */
-#define _GNU_SOURCE
+
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>

@@ -5,7 +5,7 @@
  * usage: contended [K]   (SYNCTRACE_SPIN=none: the popper sleeps at once)
  * The report must say: queue_lock, K contended waits in pop_item by
  * "popper", held by "holder" in flush_queue, about HOLD_MS per hold. */
-#define _GNU_SOURCE
+
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>

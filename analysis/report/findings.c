@@ -311,23 +311,36 @@ static void wait_finding(struct fb *f, const struct sa_waits_view *v, const stru
 	int lockish = w->kind == SA_WAIT_MUTEX || w->kind == SA_WAIT_COND_RELOCK ||
 		      w->kind == SA_WAIT_RWLOCK_READ || w->kind == SA_WAIT_RWLOCK_WRITE;
 	if (lockish && g->nblame) {
-		const struct sa_blame *bl = &g->blame[0];
-		sa_thread_label(m, bl->thread, s, sizeof(s));
+		/* The holder that caused most, over its sites: the site where it
+		 * caused most, its mean hold over the holds whose time is known. */
+		uint32_t who = g->blame[0].thread;
+		uint64_t site = 0, site_caused = 0, caused = 0, holds = 0, hold_ns = 0;
+		for (unsigned k = 0; k < g->nblame; k++) {
+			const struct sa_blame *bl = &g->blame[k];
+			if (bl->thread != who)
+				continue;
+			caused += bl->caused_ns;
+			if (bl->site && bl->caused_ns >= site_caused)
+				site = bl->site, site_caused = bl->caused_ns;
+			if (bl->hold_ns)
+				holds += bl->holds, hold_ns += bl->hold_ns;
+		}
+		sa_thread_label(m, who, s, sizeof(s));
 		sa_cell_str(&c[F_BY_THREAD], s);
-		if (bl->thread < m->nthreads)
-			sa_set_i(&c[F_BY_TID], m->threads[bl->thread].vtid);
+		if (who < m->nthreads)
+			sa_set_i(&c[F_BY_TID], m->threads[who].vtid);
 		say(f, "; held by thread `%s`", s);
-		if (bl->site) {
-			sa_site_name(m, ob->proc, bl->site, s, sizeof(s));
+		if (site) {
+			sa_site_name(m, ob->proc, site, s, sizeof(s));
 			sa_cell_str(&c[F_BY_SITE], s);
 			say(f, " in %s", s);
 		}
-		if (bl->hold_ns && bl->holds) {
-			sa_set_u(&c[F_PER_HOLD], bl->hold_ns / bl->holds);
-			say(f, ", %s per hold", ns(a, bl->hold_ns / bl->holds));
+		if (holds) {
+			sa_set_u(&c[F_PER_HOLD], hold_ns / holds);
+			say(f, ", %s per hold", ns(a, hold_ns / holds));
 		}
-		sa_set_u(&c[F_CAUSED], bl->caused_ns);
-		say(f, ", causing %s of the wait", ns(a, bl->caused_ns));
+		sa_set_u(&c[F_CAUSED], caused);
+		say(f, ", causing %s of the wait", ns(a, caused));
 	} else if ((w->kind == SA_WAIT_COND || w->kind == SA_WAIT_SEM) && g->nwakers) {
 		const struct sa_waker *wk = &g->wakers[0];
 		sa_thread_label(m, wk->thread, s, sizeof(s));

@@ -18,7 +18,7 @@
 #define HOLD_MS 2
 
 pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
-static atomic_int round_ready, popped, popper_tid;
+static atomic_int round_ready, about_to_lock, popped, popper_tid;
 static int K = 5;
 
 static int64_t now_ns(void)
@@ -43,8 +43,9 @@ static int asleep(int tid)
 	return p && p[1] == ' ' && p[2] == 'S';
 }
 
-__attribute__((noinline)) static void pop_item(void)
+__attribute__((noinline)) static void pop_item(int r)
 {
+	atomic_store(&about_to_lock, r); /* nothing blocks from here to the lock */
 	pthread_mutex_lock(&queue_lock);
 	atomic_fetch_add(&popped, 1);
 	pthread_mutex_unlock(&queue_lock);
@@ -58,7 +59,7 @@ static void *popper(void *arg)
 	for (int r = 1; r <= K; r++) {
 		while (atomic_load(&round_ready) < r) /* holder holds the lock now */
 			usleep(50);
-		pop_item();
+		pop_item(r);
 	}
 	return NULL;
 }
@@ -67,7 +68,7 @@ __attribute__((noinline)) static void flush_queue(int r)
 {
 	pthread_mutex_lock(&queue_lock);
 	atomic_store(&round_ready, r);
-	while (!asleep(atomic_load(&popper_tid)))
+	while (atomic_load(&about_to_lock) < r || !asleep(atomic_load(&popper_tid)))
 		usleep(50);
 	int64_t until = now_ns() + HOLD_MS * 1000000LL;
 	while (now_ns() < until)

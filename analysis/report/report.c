@@ -50,9 +50,9 @@ static void text_head(const struct sa_model *m, const struct sa_report_opts *o, 
 	char span[32], ev[32];
 	sa_fmt_ns(span, sizeof(span), m->last_ts > m->first_ts ? (double)(m->last_ts - m->first_ts)
 							       : 0);
-	fprintf(out, "synctrace report: %u process%s, %u thread%s, %u objects, %s events over %s\n",
+	fprintf(out, "synctrace report: %u process%s, %u thread%s, %u object%s, %s events over %s\n",
 		m->nprocs, m->nprocs == 1 ? "" : "es", m->nthreads, m->nthreads == 1 ? "" : "s",
-		m->nobjs, sa_fmt_count(ev, sizeof(ev), m->events), span);
+		m->nobjs, m->nobjs == 1 ? "" : "s", sa_fmt_count(ev, sizeof(ev), m->events), span);
 	if (o->partial)
 		fputs("PARTIAL REPORT: the trace could not be read to its end; "
 		      "every number is a lower bound.\n", out);

@@ -14,6 +14,8 @@ struct sa_ec_info {
 	int ours;                  /* synctrace_* */
 	unsigned nint;
 	uint64_t idx[SA_MAX_FIELDS];
+	unsigned slot[SA_MAX_FIELDS]; /* the integer's slot in sa_event.f (sa_fields.h) */
+	unsigned nslots;
 	const char *fname[SA_MAX_FIELDS];
 	int is_signed[SA_MAX_FIELDS];
 	unsigned nstr;
@@ -88,6 +90,15 @@ static struct sa_ec_info *ec_info(struct sa_sink_state *s, const bt_event *ev)
 			x->is_signed[x->nint] = k == 2;
 			x->nint++;
 		}
+		/* Our events' fields go to their definition's slots, once per
+		 * class; the others (an older format's, a foreign event's) after. */
+		unsigned next = sa_event_nfields(x->id);
+		for (unsigned k = 0; k < x->nint; k++) {
+			int sl = sa_event_field_slot(x->id, x->fname[k]);
+			x->slot[k] = sl >= 0 ? (unsigned)sl : next < SA_MAX_FIELDS ? next++ : SA_MAX_FIELDS;
+			if (x->slot[k] < SA_MAX_FIELDS && x->slot[k] + 1 > x->nslots)
+				x->nslots = x->slot[k] + 1;
+		}
 	}
 	const bt_field *ctx = bt_event_borrow_common_context_field_const(ev);
 	if (ctx) {
@@ -139,20 +150,6 @@ static unsigned trace_index(struct sa_sink_state *s, const bt_trace *tr)
 	return i;
 }
 
-/* Format 2: mutex:released carries when its hold began (acq_ts: ns of
- * CLOCK_MONOTONIC, the raw cycles of LTTng's clock) instead of format 1's
- * hold_ns; the model reads hold_ns, the time up to this event. */
-static void hold_from_acq_ts(const bt_message *msg, struct sa_event *e)
-{
-	const bt_clock_class *cc = bt_message_event_borrow_stream_class_default_clock_class_const(msg);
-	int64_t acq, ns;
-	if (!cc || !sa_ev_get(e, "acq_ts", &acq) || acq <= 0 ||
-	    bt_clock_class_cycles_to_ns_from_origin(cc, (uint64_t)acq, &ns) !=
-		    BT_CLOCK_CLASS_CYCLES_TO_NS_FROM_ORIGIN_STATUS_OK)
-		return;
-	sa_ev_set(e, "hold_ns", e->ts > ns ? e->ts - ns : 0);
-}
-
 static void on_event(struct sa_sink_state *s, const bt_message *msg)
 {
 	const bt_event *ev = bt_message_event_borrow_event_const(msg);
@@ -165,12 +162,16 @@ static void on_event(struct sa_sink_state *s, const bt_message *msg)
 	e.id = x->id;
 	e.name = x->name;
 	e.ts = 0;
-	if (bt_message_event_borrow_stream_class_default_clock_class_const(msg)) {
+	e.cycles = e.freq = 0;
+	const bt_clock_class *cc = bt_message_event_borrow_stream_class_default_clock_class_const(msg);
+	if (cc) {
 		const bt_clock_snapshot *cs = bt_message_event_borrow_default_clock_snapshot_const(msg);
 		int64_t ns;
 		if (bt_clock_snapshot_get_ns_from_origin(cs, &ns) ==
 		    BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK)
 			e.ts = ns;
+		e.cycles = bt_clock_snapshot_get_value(cs);
+		e.freq = bt_clock_class_get_frequency(cc);
 	}
 	e.trace = trace_index(s, bt_stream_borrow_trace_const(bt_event_borrow_stream_const(ev)));
 	e.vpid = e.vtid = -1;
@@ -203,17 +204,18 @@ static void on_event(struct sa_sink_state *s, const bt_message *msg)
 	}
 	if (x->nint) {
 		const bt_field *payload = bt_event_borrow_payload_field_const(ev);
+		memset(e.f, 0, x->nslots * sizeof(e.f[0]));
 		for (unsigned i = 0; i < x->nint; i++) {
+			if (x->slot[i] >= SA_MAX_FIELDS)
+				continue;
 			const bt_field *f =
 				bt_field_structure_borrow_member_field_by_index_const(payload, x->idx[i]);
-			e.f[i].name = x->fname[i];
-			e.f[i].v = x->is_signed[i] ? bt_field_integer_signed_get_value(f)
-						   : (int64_t)bt_field_integer_unsigned_get_value(f);
+			e.f[x->slot[i]].name = x->fname[i];
+			e.f[x->slot[i]].v = x->is_signed[i] ? bt_field_integer_signed_get_value(f)
+							    : (int64_t)bt_field_integer_unsigned_get_value(f);
 		}
-		e.nfields = x->nint;
+		e.nfields = x->nslots;
 	}
-	if (e.id == SA_EV_mutex_released)
-		hold_from_acq_ts(msg, &e);
 	uint64_t arr[256];
 	e.arr_name = NULL;
 	e.arr = arr;

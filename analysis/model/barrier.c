@@ -107,29 +107,33 @@ static void barrier_event(struct sa_model *m, const struct sa_event *e)
 {
 	int64_t v;
 	uint32_t oi, ti;
-	struct sa_object *o = sa_model_family_object(m, e, "obj", e->id == SA_EV_barrier_init,
+	struct sa_object *o = sa_model_family_object(m, e, e->id == SA_EV_barrier_init,
 						     SA_OBJ_BARRIER, &oi);
 	if (!o || !sa_model_thread(m, e, &ti))
 		return;
 	struct sa_barrier *b = o->ext;
-	int32_t round = (int32_t)sa_ev_i(e, "round");
+	/* The round of arrival, released and departure (slot 2 in each). */
+	_Static_assert((int)SA_F_barrier_arrival_round == (int)SA_F_barrier_released_round &&
+			       (int)SA_F_barrier_released_round == (int)SA_F_barrier_departure_round,
+		       "barrier events keep `round` in one slot");
+	int32_t round = (int32_t)e->f[SA_F_barrier_arrival_round].v;
 	struct sa_bar_thread *bt;
 	struct sa_bar_round *r;
 
 	switch (e->id) {
 	case SA_EV_barrier_init:
 		b->init_seen = 1;
-		b->count = (int)sa_ev_i(e, "count");
-		b->pshared = (int)sa_ev_i(e, "pshared");
+		b->count = (int)e->f[SA_F_barrier_init_count].v;
+		b->pshared = (int)e->f[SA_F_barrier_init_pshared].v;
 		break;
 	case SA_EV_barrier_destroy:
-		if (sa_ev_i(e, "result") == 16)
+		if (e->f[SA_F_barrier_destroy_result].v == 16)
 			b->destroy_busy++;
 		else
 			sa_model_destroyed(m, oi);
 		break;
 	case SA_EV_barrier_arrival:
-		if (!b->init_seen && sa_ev_get(e, "count", &v))
+		if (!b->init_seen && sa_ev_at(e, SA_F_barrier_arrival_count, &v))
 			b->count = (int)v;
 		b->waits++;
 		r = slot(b, round, e->ts);
@@ -143,11 +147,11 @@ static void barrier_event(struct sa_model *m, const struct sa_event *e)
 		bt->arrival = e->ts;
 		break;
 	case SA_EV_barrier_released:
-		v = sa_ev_i(e, "count");
+		v = e->f[SA_F_barrier_released_count].v;
 		if (!b->init_seen && v > 0)
 			b->count = (int)v;
 		b->rounds++;
-		b->woken += pos(sa_ev_i(e, "woken"));
+		b->woken += pos(e->f[SA_F_barrier_released_woken].v);
 		if ((bt = bar_thread(m, b, ti))) {
 			bt->serial++;
 			bt->passes++;
@@ -173,7 +177,7 @@ static void barrier_event(struct sa_model *m, const struct sa_event *e)
 			}
 		break;
 	case SA_EV_barrier_departure: {
-		uint64_t w = pos(sa_ev_i(e, "wait_ns"));
+		uint64_t w = pos(e->f[SA_F_barrier_departure_wait_ns].v);
 		b->departures++;
 		sa_dist_add(&b->wait, w);
 		sa_model_waited(m, ti, oi, SA_WAIT_BARRIER, w, 0);

@@ -107,7 +107,7 @@ static void owner_exited(struct sa_checks *c, const struct sa_model *m, const st
 	if (t < 0 || !m->threads[t].exited)
 		return;
 	struct sa_finding *f = sa_checks_add(c, SA_CHK_EXIT_HOLDING, pi, e->ts, &oi, 1,
-					     (uint64_t)sa_ev_i(e, "caller"));
+					     sa_ev_caller(e));
 	if (!f)
 		return;
 	add_tid(f, (int32_t)owner);
@@ -121,18 +121,19 @@ static void owner_exited(struct sa_checks *c, const struct sa_model *m, const st
 static void on_mutex(struct sa_checks *c, struct sa_model *m, const struct sa_event *e,
 		     uint32_t pi, uint32_t ti)
 {
-	int64_t oi = obj_at(m, pi, (uint64_t)sa_ev_i(e, "obj"));
+	uint64_t addr;
+	int64_t oi = sa_ev_obj(e, &addr) ? obj_at(m, pi, addr) : -1;
 	if (oi < 0 || m->objs[oi].type != SA_OBJ_MUTEX)
 		return;
 	uint32_t o = (uint32_t)oi;
-	uint64_t caller = (uint64_t)sa_ev_i(e, "caller");
+	uint64_t caller = sa_ev_caller(e);
 	unsigned long long a = (unsigned long long)m->objs[o].addr;
 	struct sa_chk_thread *t = thread_of(c, ti);
 	if (!t)
 		return;
 	switch (e->id) {
 	case SA_EV_mutex_misuse: {
-		int64_t what = sa_ev_i(e, "what"), owner = sa_ev_i(e, "owner");
+		int64_t what = e->f[SA_F_mutex_misuse_what].v, owner = e->f[SA_F_mutex_misuse_owner].v;
 		static const enum sa_check k[] = { SA_CHK_N, SA_CHK_UNLOCK_NOT_OWNER,
 			SA_CHK_UNLOCK_UNLOCKED, SA_CHK_DESTROY_LOCKED, SA_CHK_SELF_DEADLOCK,
 			SA_CHK_USE_DESTROYED };
@@ -176,10 +177,12 @@ static void on_mutex(struct sa_checks *c, struct sa_model *m, const struct sa_ev
 	}
 	case SA_EV_mutex_requested:
 	case SA_EV_mutex_trylock_failed:
-		owner_exited(c, m, e, pi, o, sa_ev_i(e, "owner"));
+		owner_exited(c, m, e, pi, o,
+			     e->f[e->id == SA_EV_mutex_requested ? SA_F_mutex_requested_owner
+								 : SA_F_mutex_trylock_failed_owner].v);
 		break;
 	case SA_EV_mutex_acquired: {
-		int64_t how = sa_ev_i(e, "how");
+		int64_t how = e->f[SA_F_mutex_acquired_how].v;
 		if (how != 1 && how != 2)
 			break;
 		unsigned i = t->nheld < SA_CHK_HELD ? t->nheld++ : SA_CHK_HELD - 1;
@@ -190,7 +193,6 @@ static void on_mutex(struct sa_checks *c, struct sa_model *m, const struct sa_ev
 	}
 	case SA_EV_mutex_released: {
 		struct sa_hold h = { .obj = o, .rel = e->ts, .rel_caller = caller };
-		int64_t hold = 0;
 		int found = -1;
 		for (unsigned i = 0; i < t->nheld; i++)
 			if (t->held[i].obj == o)
@@ -201,10 +203,10 @@ static void on_mutex(struct sa_checks *c, struct sa_model *m, const struct sa_ev
 			t->held[found] = t->held[--t->nheld];
 		}
 		int64_t how = -1;
-		if (sa_ev_get(e, "acq_how", &how))
+		if (sa_ev_at(e, SA_F_mutex_released_acq_how, &how))
 			h.trylock = how == 3;
-		if (sa_ev_get(e, "hold_ns", &hold) && hold > 0)
-			h.acq = e->ts - hold;
+		if (m->ev_hold.valid && m->ev_hold.ns > 0) /* the model read it (mutex.c) */
+			h.acq = e->ts - (int64_t)m->ev_hold.ns;
 		else if (found < 0)
 			break; /* no hold known (contention level, fast path) */
 		if (m->procs[pi].level >= 2)
@@ -241,14 +243,14 @@ static void on_thread_exit(struct sa_checks *c, struct sa_model *m, const struct
  * that has no use for `extra` ends in "%.0lld" with extra 0, which prints
  * nothing (a zero with precision 0). */
 static void simple(struct sa_checks *c, struct sa_model *m, const struct sa_event *e,
-		   uint32_t pi, enum sa_check k, const char *key, const char *fmt, int64_t extra)
+		   uint32_t pi, enum sa_check k, const char *fmt, int64_t extra)
 {
-	int64_t oi = obj_at(m, pi, (uint64_t)sa_ev_i(e, key));
+	uint64_t addr;
+	int64_t oi = sa_ev_obj(e, &addr) ? obj_at(m, pi, addr) : -1;
 	if (oi < 0)
 		return;
 	uint32_t o = (uint32_t)oi;
-	struct sa_finding *f = sa_checks_add(c, k, pi, e->ts, &o, 1,
-					     (uint64_t)sa_ev_i(e, "caller"));
+	struct sa_finding *f = sa_checks_add(c, k, pi, e->ts, &o, 1, sa_ev_caller(e));
 	if (!f)
 		return;
 	add_tid(f, e->vtid);
@@ -261,12 +263,14 @@ static void simple(struct sa_checks *c, struct sa_model *m, const struct sa_even
 static void on_sem_over_max(struct sa_checks *c, struct sa_model *m, const struct sa_event *e,
 			    uint32_t pi)
 {
-	int64_t oi = obj_at(m, pi, (uint64_t)sa_ev_i(e, "obj"));
+	uint64_t addr;
+	int64_t oi = sa_ev_obj(e, &addr) ? obj_at(m, pi, addr) : -1;
 	if (oi < 0)
 		return;
 	uint32_t o = (uint32_t)oi;
-	uint64_t caller = (uint64_t)sa_ev_i(e, "caller");
-	int64_t what = sa_ev_i(e, "what"), value = sa_ev_i(e, "value"), limit = sa_ev_i(e, "limit");
+	uint64_t caller = sa_ev_caller(e);
+	int64_t what = e->f[SA_F_sem_misuse_what].v, value = e->f[SA_F_sem_misuse_value].v;
+	int64_t limit = e->f[SA_F_sem_misuse_limit].v;
 	struct sa_finding *f = sa_checks_add(c, SA_CHK_SEM_OVER_MAX, pi, e->ts, &o, 1, caller);
 	if (!f) {
 		/* A repeat: the finding's count went up; keep its highest value. */
@@ -317,14 +321,14 @@ static void observe(void *ctx, struct sa_model *m, const struct sa_event *e, uin
 		on_thread_exit(c, m, e, pi, ti);
 		break;
 	case SA_EV_cond_misuse: {
-		int64_t what = sa_ev_i(e, "what");
+		int64_t what = e->f[SA_F_cond_misuse_what].v;
 		if (what == 1) {
-			int64_t co = obj_at(m, pi, (uint64_t)sa_ev_i(e, "cond"));
+			int64_t co = obj_at(m, pi, (uint64_t)e->f[SA_F_cond_misuse_cond].v);
 			if (co < 0)
 				break;
 			uint32_t o = (uint32_t)co;
 			struct sa_finding *f = sa_checks_add(c, SA_CHK_COND_TWO_MUTEXES, pi, e->ts,
-							     &o, 1, (uint64_t)sa_ev_i(e, "caller"));
+							     &o, 1, (uint64_t)e->f[SA_F_cond_misuse_caller].v);
 			if (!f)
 				break;
 			add_tid(f, e->vtid);
@@ -332,18 +336,18 @@ static void observe(void *ctx, struct sa_model *m, const struct sa_event *e, uin
 				 "thread %d waited on condvar 0x%llx with mutex 0x%llx while other "
 				 "waiters used mutex 0x%llx",
 				 (int)e->vtid, (unsigned long long)m->objs[o].addr,
-				 (unsigned long long)sa_ev_i(e, "mutex"),
-				 (unsigned long long)sa_ev_i(e, "other"));
+				 (unsigned long long)e->f[SA_F_cond_misuse_mutex].v,
+				 (unsigned long long)e->f[SA_F_cond_misuse_other].v);
 		} else if (what == 2) {
-			simple(c, m, e, pi, SA_CHK_DESTROY_WAITED, "cond",
+			simple(c, m, e, pi, SA_CHK_DESTROY_WAITED,
 			       "thread %d destroyed %s 0x%llx while waiters were queued%.0lld", 0);
 		}
 		break;
 	}
 	case SA_EV_sem_destroy: {
-		int64_t n = sa_ev_i(e, "nwaiters");
+		int64_t n = e->f[SA_F_sem_destroy_nwaiters].v;
 		if (n > 0)
-			simple(c, m, e, pi, SA_CHK_DESTROY_WAITED, "obj",
+			simple(c, m, e, pi, SA_CHK_DESTROY_WAITED,
 			       "thread %d destroyed %s 0x%llx while %lld waiters were registered", n);
 		break;
 	}
@@ -351,18 +355,18 @@ static void observe(void *ctx, struct sa_model *m, const struct sa_event *e, uin
 		on_sem_over_max(c, m, e, pi);
 		break;
 	case SA_EV_rwlock_misuse: {
-		int64_t what = sa_ev_i(e, "what");
+		int64_t what = e->f[SA_F_rwlock_misuse_what].v;
 		if (what == 1)
-			simple(c, m, e, pi, SA_CHK_SELF_DEADLOCK, "obj",
+			simple(c, m, e, pi, SA_CHK_SELF_DEADLOCK,
 			       "thread %d locked %s 0x%llx, which it holds for writing "
 			       "(EDEADLK)%.0lld", 0);
 		else if (what == 2)
-			simple(c, m, e, pi, SA_CHK_UNLOCK_UNLOCKED, "obj",
+			simple(c, m, e, pi, SA_CHK_UNLOCK_UNLOCKED,
 			       "thread %d unlocked %s 0x%llx, which was not locked%.0lld", 0);
 		else if (what == 3)
-			simple(c, m, e, pi, SA_CHK_DESTROY_LOCKED, "obj",
+			simple(c, m, e, pi, SA_CHK_DESTROY_LOCKED,
 			       "thread %d destroyed %s 0x%llx while it was held or waited on "
-			       "(writer %lld)", sa_ev_i(e, "tid"));
+			       "(writer %lld)", e->f[SA_F_rwlock_misuse_tid].v);
 		break;
 	}
 	default:

@@ -49,13 +49,13 @@ static void relocked(struct sa_model *m, const struct sa_event *e, uint32_t ti, 
 {
 	uint32_t mi;
 	int64_t addr;
-	if (!sa_ev_get(e, "mutex", &addr) || sa_ev_i(e, "result"))
+	if (!sa_ev_at(e, SA_F_cond_relocked_mutex, &addr) || e->f[SA_F_cond_relocked_result].v)
 		return;
 	struct sa_object *mo = sa_model_object(m, e, (uint64_t)addr, &mi);
 	if (!mo || !sa_mutex_of(m, mo))
 		return;
 	sa_model_waited(m, ti, mi, SA_WAIT_COND_RELOCK, ns,
-			sa_ev_i(e, "contended") ? 0 : SA_WAITED_AT_ONCE);
+			e->f[SA_F_cond_relocked_contended].v ? 0 : SA_WAITED_AT_ONCE);
 	sa_blame_acquired(m, mi, ti, 0, e->ts);
 }
 
@@ -63,7 +63,7 @@ static void cond_event(struct sa_model *m, const struct sa_event *e)
 {
 	int64_t v;
 	uint32_t oi, ti;
-	struct sa_object *o = sa_model_family_object(m, e, "cond", e->id == SA_EV_cond_init,
+	struct sa_object *o = sa_model_family_object(m, e, e->id == SA_EV_cond_init,
 						     SA_OBJ_COND, &oi);
 	if (!o || !sa_model_thread(m, e, &ti))
 		return;
@@ -72,8 +72,8 @@ static void cond_event(struct sa_model *m, const struct sa_event *e)
 	switch (e->id) {
 	case SA_EV_cond_init:
 		c->init_seen = 1;
-		c->clock = (int)sa_ev_i(e, "clock");
-		c->pshared = (int)sa_ev_i(e, "pshared");
+		c->clock = (int)e->f[SA_F_cond_init_clock].v;
+		c->pshared = (int)e->f[SA_F_cond_init_pshared].v;
 		break;
 	case SA_EV_cond_destroy:
 		sa_model_destroyed(m, oi);
@@ -84,27 +84,27 @@ static void cond_event(struct sa_model *m, const struct sa_event *e)
 	case SA_EV_cond_enqueued:
 		c->waits++;
 		sa_model_wait_begins(m, ti, oi, e->ts);
-		if ((v = sa_ev_i(e, "node")) &&
+		if ((v = e->f[SA_F_cond_enqueued_node].v) &&
 		    sa_map_put(&m->node_map, o->proc, (uint64_t)v, ti))
 			m->oom = 1;
-		if (sa_ev_i(e, "timed"))
+		if (e->f[SA_F_cond_enqueued_timed].v)
 			c->timed_waits++;
 		break;
 	case SA_EV_cond_signaled: {
 		/* counted through signal's `moved`; the waiter's latency here */
-		int64_t w = sa_map_get(&m->node_map, o->proc, (uint64_t)sa_ev_i(e, "node"));
+		int64_t w = sa_map_get(&m->node_map, o->proc, (uint64_t)e->f[SA_F_cond_signaled_node].v);
 		struct sa_thread *wt = w >= 0 ? &m->threads[w] : NULL;
 		m->threads[ti].sig_pending++;
 		if (wt && wt->waiting && wt->wait_obj == oi)
-			sa_waker_released(m, oi, ti, (uint64_t)sa_ev_i(e, "caller"),
+			sa_waker_released(m, oi, ti, (uint64_t)e->f[SA_F_cond_signaled_caller].v,
 					  e->ts > wt->wait_begin ? (uint64_t)(e->ts - wt->wait_begin) : 0);
 		else /* its enqueue was not seen */
-			sa_waker_released(m, oi, ti, (uint64_t)sa_ev_i(e, "caller"), 0);
+			sa_waker_released(m, oi, ti, (uint64_t)e->f[SA_F_cond_signaled_caller].v, 0);
 		break;
 	}
 	case SA_EV_cond_leaving:
 		c->leaving++;
-		v = sa_ev_i(e, "reason");
+		v = e->f[SA_F_cond_leaving_reason].v;
 		if (v == 1)
 			c->leaving_timeout++;
 		else if (v == 2)
@@ -116,19 +116,19 @@ static void cond_event(struct sa_model *m, const struct sa_event *e)
 	case SA_EV_cond_ref_wait_begin:
 		break;
 	case SA_EV_cond_ref_wait_end:
-		v = sa_ev_i(e, "waited_ns");
+		v = e->f[SA_F_cond_ref_wait_end_waited_ns].v;
 		c->ref_waits++;
 		c->ref_wait_ns += v > 0 ? (uint64_t)v : 0;
 		break;
 	case SA_EV_cond_handoff:
-		if (sa_ev_i(e, "how") == 1)
+		if (e->f[SA_F_cond_handoff_how].v == 1)
 			c->handoff_requeue++;
 		else
 			c->handoff_wake++;
 		break;
 	case SA_EV_cond_woke: {
-		int64_t how = sa_ev_i(e, "how"), sp = sa_ev_i(e, "spurious");
-		v = sa_ev_i(e, "wait_ns");
+		int64_t how = e->f[SA_F_cond_woke_how].v, sp = e->f[SA_F_cond_woke_spurious].v;
+		v = e->f[SA_F_cond_woke_wait_ns].v;
 		if (how >= 0 && how < SA_WOKE_N)
 			c->woke[how]++;
 		c->spurious += sp > 0 ? (uint64_t)sp : 0;
@@ -138,24 +138,24 @@ static void cond_event(struct sa_model *m, const struct sa_event *e)
 		break;
 	}
 	case SA_EV_cond_relocked:
-		v = sa_ev_i(e, "relock_ns");
+		v = e->f[SA_F_cond_relocked_relock_ns].v;
 		c->relocked++;
-		if (sa_ev_i(e, "contended"))
+		if (e->f[SA_F_cond_relocked_contended].v)
 			c->relock_contended++;
 		c->relock_ns += v > 0 ? (uint64_t)v : 0;
 		relocked(m, e, ti, v > 0 ? (uint64_t)v : 0);
 		break;
 	case SA_EV_cond_signal: {
-		int64_t moved = sa_ev_i(e, "moved");
+		int64_t moved = e->f[SA_F_cond_signal_moved].v;
 		struct sa_thread *t = &m->threads[ti];
 		if (moved > 0)
 			t->cond_wakeups += (uint64_t)moved; /* wakeups per unit (wakes report) */
 		/* A shared condvar has no signaled events: its moved waiters are
 		 * released here, their latency unknown. */
-		sa_waker_wake(m, oi, ti, (uint64_t)sa_ev_i(e, "caller"),
+		sa_waker_wake(m, oi, ti, (uint64_t)e->f[SA_F_cond_signal_caller].v,
 			      moved > (int64_t)t->sig_pending ? (uint64_t)moved - t->sig_pending : 0, 0);
 		t->sig_pending = 0;
-		if (sa_ev_i(e, "broadcast")) {
+		if (e->f[SA_F_cond_signal_broadcast].v) {
 			c->broadcasts++;
 			sa_dist_add(&c->herd, moved > 0 ? (uint64_t)moved : 0);
 		} else {

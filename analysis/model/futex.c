@@ -21,7 +21,7 @@ static void on_wait(struct sa_model *m, const struct sa_event *e, struct sa_obje
 	struct sa_thread *t = sa_model_thread(m, e, &ti);
 	if (!t)
 		return;
-	int64_t r = sa_ev_i(e, "result"), slept = sa_ev_i(e, "slept_ns");
+	int64_t r = e->f[SA_F_futex_wait_result].v, slept = e->f[SA_F_futex_wait_slept_ns].v;
 	o->fx_waits++;
 	o->fx_slept_ns += slept > 0 ? (uint64_t)slept : 0;
 	t->futex_waits++;
@@ -55,19 +55,19 @@ static void on_wait(struct sa_model *m, const struct sa_event *e, struct sa_obje
 
 static void futex_event(struct sa_model *m, const struct sa_event *e)
 {
-	int64_t addr;
+	uint64_t addr;
 	uint32_t oi;
-	if (!sa_ev_get(e, "obj", &addr)) {
+	if (!sa_ev_obj(e, &addr)) {
 		m->malformed++;
 		return;
 	}
-	struct sa_object *o = sa_model_object(m, e, (uint64_t)addr, &oi);
+	struct sa_object *o = sa_model_object(m, e, addr, &oi);
 	if (!o)
 		return;
 	if (e->id == SA_EV_futex_wait) {
 		on_wait(m, e, o, oi);
 	} else if (e->id == SA_EV_futex_wake) {
-		int64_t req = sa_ev_i(e, "requested"), woken = sa_ev_i(e, "woken");
+		int64_t req = e->f[SA_F_futex_wake_requested].v, woken = e->f[SA_F_futex_wake_woken].v;
 		uint32_t ti;
 		struct sa_thread *t = sa_model_thread(m, e, &ti);
 		o->fx_wakes++;
@@ -85,7 +85,7 @@ static void futex_event(struct sa_model *m, const struct sa_event *e)
 		if (req > 1)
 			sa_dist_add(&o->herd, woken > 0 ? (uint64_t)woken : 0);
 	} else if (e->id == SA_EV_futex_requeue) {
-		int64_t r = sa_ev_i(e, "result");
+		int64_t r = e->f[SA_F_futex_requeue_result].v;
 		o->fx_requeues++;
 		if (r > 0)
 			o->fx_requeued += (uint64_t)r;

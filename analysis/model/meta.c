@@ -12,10 +12,10 @@
 int sa_meta_new_instance(const struct sa_proc *p, const struct sa_event *e)
 {
 	int64_t nonce, repeat;
-	if (sa_ev_get(e, "nonce", &nonce)) {
+	if (sa_ev_at(e, SA_F_meta_start_nonce, &nonce)) {
 		if (p->have_nonce && p->nonce == (uint64_t)nonce)
 			return 0;
-		if (sa_ev_get(e, "repeat", &repeat) && repeat && !p->have_start)
+		if (sa_ev_at(e, SA_F_meta_start_repeat, &repeat) && repeat && !p->have_start)
 			return 0;
 	}
 	return p->events || p->have_start;
@@ -30,13 +30,13 @@ static void meta_event(struct sa_model *m, const struct sa_event *e)
 	if (e->id == SA_EV_meta_start) {
 		int64_t nonce;
 		p->have_start = 1;
-		p->have_nonce = sa_ev_get(e, "nonce", &nonce);
+		p->have_nonce = sa_ev_at(e, SA_F_meta_start_nonce, &nonce);
 		p->nonce = (uint64_t)nonce;
-		p->fmt_major = (int)sa_ev_i(e, "format_major");
-		p->fmt_minor = (int)sa_ev_i(e, "format_minor");
-		p->level = (int)sa_ev_i(e, "level");
-		p->spin_mode = (int)sa_ev_i(e, "spin_mode");
-		p->spin_limit = (int)sa_ev_i(e, "spin_limit");
+		p->fmt_major = (int)e->f[SA_F_meta_start_format_major].v;
+		p->fmt_minor = (int)e->f[SA_F_meta_start_format_minor].v;
+		p->level = (int)e->f[SA_F_meta_start_level].v;
+		p->spin_mode = (int)e->f[SA_F_meta_start_spin_mode].v;
+		p->spin_limit = (int)e->f[SA_F_meta_start_spin_limit].v;
 		if (p->fmt_major > SA_FORMAT_MAJOR && !m->newer_format) {
 			m->newer_format = 1;
 			m->newer_major = p->fmt_major;
@@ -44,10 +44,10 @@ static void meta_event(struct sa_model *m, const struct sa_event *e)
 		}
 	} else if (e->id == SA_EV_meta_config) {
 		p->have_config = 1;
-		p->sem_max_mode = (int)sa_ev_i(e, "sem_max_mode");
-		p->sem_max = (int)sa_ev_i(e, "sem_max");
+		p->sem_max_mode = (int)e->f[SA_F_meta_config_sem_max_mode].v;
+		p->sem_max = (int)e->f[SA_F_meta_config_sem_max].v;
 		int64_t v;
-		if ((p->have_mutex_spin = sa_ev_get(e, "all_mutexes_spin", &v)))
+		if ((p->have_mutex_spin = sa_ev_at(e, SA_F_meta_config_all_mutexes_spin, &v)))
 			p->all_mutexes_spin = (int)v;
 	} else if (e->id == SA_EV_meta_stop) {
 		p->stopped = 1;

@@ -91,8 +91,7 @@ void sa_model_free(struct sa_model *m)
 	free(m);
 }
 
-/* Grow an array to hold one more element; 0 or -1. */
-static int grow(void **arr, uint32_t n, uint32_t *cap, size_t elem)
+int sa_grow(void **arr, uint32_t n, uint32_t *cap, size_t elem)
 {
 	if (n < *cap)
 		return 0;
@@ -117,7 +116,7 @@ static void copy_name(char *dst, const char *src)
 static struct sa_proc *new_proc(struct sa_model *m, const struct sa_event *e, uint32_t inst,
 				uint32_t *idx)
 {
-	if (grow((void **)&m->procs, m->nprocs, &m->capprocs, sizeof(*m->procs)) ||
+	if (sa_grow((void **)&m->procs, m->nprocs, &m->capprocs, sizeof(*m->procs)) ||
 	    sa_map_put(&m->proc_map, e->trace, (uint32_t)e->vpid, m->nprocs)) {
 		m->oom = 1;
 		return NULL;
@@ -156,7 +155,7 @@ struct sa_proc *sa_model_proc(struct sa_model *m, const struct sa_event *e, uint
 static struct sa_thread *new_thread(struct sa_model *m, uint32_t pi, const struct sa_event *e,
 				    uint32_t inst, uint32_t *idx)
 {
-	if (grow((void **)&m->threads, m->nthreads, &m->capthreads, sizeof(*m->threads)) ||
+	if (sa_grow((void **)&m->threads, m->nthreads, &m->capthreads, sizeof(*m->threads)) ||
 	    sa_map_put(&m->thread_map, pi, (uint32_t)e->vtid, m->nthreads)) {
 		m->oom = 1;
 		return NULL;
@@ -195,7 +194,7 @@ struct sa_thread *sa_model_thread(struct sa_model *m, const struct sa_event *e, 
 
 struct sa_object *sa_model_slot(struct sa_model *m, uint32_t *idx)
 {
-	if (grow((void **)&m->objs, m->nobjs, &m->capobjs, sizeof(*m->objs))) {
+	if (sa_grow((void **)&m->objs, m->nobjs, &m->capobjs, sizeof(*m->objs))) {
 		m->oom = 1;
 		return NULL;
 	}
@@ -208,7 +207,7 @@ struct sa_object *sa_model_slot(struct sa_model *m, uint32_t *idx)
 static struct sa_object *new_object(struct sa_model *m, uint32_t pi, const struct sa_event *e,
 				    uint64_t addr, uint32_t inst, uint32_t *idx)
 {
-	if (grow((void **)&m->objs, m->nobjs, &m->capobjs, sizeof(*m->objs)) ||
+	if (sa_grow((void **)&m->objs, m->nobjs, &m->capobjs, sizeof(*m->objs)) ||
 	    sa_map_put(&m->obj_map, pi, addr, m->nobjs)) {
 		m->oom = 1;
 		return NULL;
@@ -329,11 +328,10 @@ void *sa_model_typed(struct sa_model *m, struct sa_object *o, enum sa_obj_type t
 }
 
 struct sa_object *sa_model_family_object(struct sa_model *m, const struct sa_event *e,
-					 const char *field, int is_init, enum sa_obj_type type,
-					 uint32_t *idx)
+					 int is_init, enum sa_obj_type type, uint32_t *idx)
 {
-	int64_t addr, caller;
-	if (!sa_ev_get(e, field, &addr)) {
+	uint64_t addr, caller;
+	if (!sa_ev_obj(e, &addr)) {
 		m->malformed++;
 		return NULL;
 	}
@@ -341,8 +339,8 @@ struct sa_object *sa_model_family_object(struct sa_model *m, const struct sa_eve
 				      : sa_model_object(m, e, (uint64_t)addr, idx);
 	if (!o || !sa_model_typed(m, o, type))
 		return NULL;
-	if (!o->caller && sa_ev_get(e, "caller", &caller))
-		o->caller = (uint64_t)caller;
+	if (!o->caller && (caller = sa_ev_caller(e)))
+		o->caller = caller;
 	return o;
 }
 
@@ -442,7 +440,7 @@ void sa_model_discarded(struct sa_model *m, unsigned trace, const char *stream,
 		m->discarded_total += count;
 	else
 		m->discarded_unknown = 1;
-	if (grow((void **)&m->discards, m->ndiscards, &m->capdiscards, sizeof(*m->discards))) {
+	if (sa_grow((void **)&m->discards, m->ndiscards, &m->capdiscards, sizeof(*m->discards))) {
 		m->oom = 1;
 		return;
 	}
@@ -484,6 +482,7 @@ int sa_model_feed(struct sa_model *m, const struct sa_event *e)
 	m->events++;
 	m->per_id[id]++;
 	m->ev_wait.valid = 0;
+	m->ev_hold.valid = 0;
 	if (e->ts < m->first_ts)
 		m->first_ts = e->ts;
 	if (e->ts > m->last_ts)
@@ -549,10 +548,8 @@ int sa_model_feed(struct sa_model *m, const struct sa_event *e)
 	t = &m->threads[ti];
 	if (t->woken_valid && id != SA_EV_futex_wait && id != SA_EV_futex_wake &&
 	    id != SA_EV_futex_requeue && id != SA_EV_spin_loop) {
-		int64_t addr;
-		/* Families name the object "obj" (the condvar's is "cond"). */
-		if ((sa_ev_get(e, "obj", &addr) || sa_ev_get(e, "cond", &addr)) &&
-		    m->objs[t->woken_obj].addr == (uint64_t)addr)
+		uint64_t addr;
+		if (sa_ev_obj(e, &addr) && m->objs[t->woken_obj].addr == addr)
 			t->woken_valid = 0;
 	}
 	for (unsigned i = 0; i < m->nobservers; i++)

@@ -116,17 +116,34 @@ static void note_owner(struct sa_mutex *x, int32_t tid)
 	x->last_owner = tid;
 }
 
+/* The hold a release ended, when the event says: format 2's acq_ts (when
+ * the hold began, a time of the event's own clock), format 1's hold_ns
+ * (by name: the definition no longer has it). 1 and *ns, or 0. */
+static int release_hold(const struct sa_event *e, uint64_t *ns)
+{
+	int64_t acq, hold;
+	if (sa_ev_at(e, SA_F_mutex_released_acq_ts, &acq) && acq > 0 && e->freq) {
+		uint64_t c = e->cycles > (uint64_t)acq ? e->cycles - (uint64_t)acq : 0;
+		*ns = e->freq == 1000000000 ? c : (uint64_t)((double)c * 1e9 / (double)e->freq);
+		return 1;
+	}
+	if (sa_ev_get(e, "hold_ns", &hold)) {
+		*ns = hold > 0 ? (uint64_t)hold : 0;
+		return 1;
+	}
+	return 0;
+}
+
 static void mutex_event(struct sa_model *m, const struct sa_event *e)
 {
-	int64_t addr;
+	uint64_t addr, caller;
 	uint32_t oi, ti, pi;
-	if (!sa_ev_get(e, "obj", &addr)) {
+	if (!sa_ev_obj(e, &addr)) {
 		m->malformed++;
 		return;
 	}
-	struct sa_object *o = e->id == SA_EV_mutex_init
-				      ? sa_model_object_init(m, e, (uint64_t)addr, &oi)
-				      : sa_model_object(m, e, (uint64_t)addr, &oi);
+	struct sa_object *o = e->id == SA_EV_mutex_init ? sa_model_object_init(m, e, addr, &oi)
+							: sa_model_object(m, e, addr, &oi);
 	struct sa_thread *t = sa_model_thread(m, e, &ti);
 	struct sa_proc *p = sa_model_proc(m, e, &pi);
 	if (!o || !t || !p)
@@ -134,9 +151,9 @@ static void mutex_event(struct sa_model *m, const struct sa_event *e)
 	struct sa_mutex *x = sa_mutex_of(m, o);
 	if (!x)
 		return;
-	int64_t caller;
-	if (!o->caller && sa_ev_get(e, "caller", &caller))
-		o->caller = (uint64_t)caller;
+	caller = sa_ev_caller(e);
+	if (!o->caller)
+		o->caller = caller;
 	int from_start = x->init_seen || p->have_start;
 	int full = p->level >= 2;
 	x->full = full;
@@ -144,13 +161,13 @@ static void mutex_event(struct sa_model *m, const struct sa_event *e)
 	switch (e->id) {
 	case SA_EV_mutex_init:
 		x->init_seen = 1;
-		x->kind = (int)sa_ev_i(e, "kind");
+		x->kind = (int)e->f[SA_F_mutex_init_kind].v;
 		break;
 	case SA_EV_mutex_destroy: {
-		int64_t r = sa_ev_i(e, "result");
+		int64_t r = e->f[SA_F_mutex_destroy_result].v;
 		x->destroy_result = (int)r;
-		note_acq(x, from_start, (uint64_t)sa_ev_i(e, "acquisitions"), 0);
-		note_cont(x, from_start, (uint32_t)sa_ev_i(e, "contended"), 0);
+		note_acq(x, from_start, (uint64_t)e->f[SA_F_mutex_destroy_acquisitions].v, 0);
+		note_cont(x, from_start, (uint32_t)e->f[SA_F_mutex_destroy_contended].v, 0);
 		x->counts_final = 1;
 		if (r == 0)
 			sa_model_destroyed(m, oi);
@@ -158,11 +175,11 @@ static void mutex_event(struct sa_model *m, const struct sa_event *e)
 	}
 	case SA_EV_mutex_counters:
 		x->counts_final = 1;
-		note_acq(x, from_start, (uint64_t)sa_ev_i(e, "acquisitions"), 0);
-		note_cont(x, from_start, (uint32_t)sa_ev_i(e, "contended"), 0);
+		note_acq(x, from_start, (uint64_t)e->f[SA_F_mutex_counters_acquisitions].v, 0);
+		note_cont(x, from_start, (uint32_t)e->f[SA_F_mutex_counters_contended].v, 0);
 		break;
 	case SA_EV_mutex_requested: {
-		int64_t owner = sa_ev_i(e, "owner");
+		int64_t owner = e->f[SA_F_mutex_requested_owner].v;
 		uint32_t oti = 0;
 		int have = owner > 0 && sa_model_thread_tid(m, e, (int32_t)owner, &oti);
 		x->requested++;
@@ -170,20 +187,20 @@ static void mutex_event(struct sa_model *m, const struct sa_event *e)
 		break;
 	}
 	case SA_EV_mutex_acquired: {
-		int64_t how = sa_ev_i(e, "how"), w = sa_ev_i(e, "wait_ns");
+		int64_t how = e->f[SA_F_mutex_acquired_how].v, w = e->f[SA_F_mutex_acquired_wait_ns].v;
 		uint64_t wait = w > 0 ? (uint64_t)w : 0;
 		x->acquired_events++;
 		if (how >= 0 && how < SA_HOW_N)
 			x->how[how]++;
-		note_acq(x, from_start, (uint64_t)sa_ev_i(e, "acquisitions"), 1);
+		note_acq(x, from_start, (uint64_t)e->f[SA_F_mutex_acquired_acquisitions].v, 1);
 		if (how == SA_HOW_SPIN || how == SA_HOW_SLEEP) {
-			note_cont(x, from_start, (uint32_t)sa_ev_i(e, "contended"), 1);
+			note_cont(x, from_start, (uint32_t)e->f[SA_F_mutex_acquired_contended].v, 1);
 			sa_dist_add(&x->wait, wait);
 			sa_model_waited(m, ti, oi, SA_WAIT_MUTEX, wait, 0);
 			sa_blame_wait_over(m, oi, e->ts);
 		}
 		if (how != SA_HOW_RECURSIVE) {
-			sa_blame_acquired(m, oi, ti, (uint64_t)sa_ev_i(e, "caller"), e->ts);
+			sa_blame_acquired(m, oi, ti, caller, e->ts);
 			note_owner(x, e->vtid);
 			x->holder = e->vtid;
 			x->hold_since = e->ts;
@@ -191,15 +208,19 @@ static void mutex_event(struct sa_model *m, const struct sa_event *e)
 		break;
 	}
 	case SA_EV_mutex_released: {
-		int64_t n = sa_ev_i(e, "acquisitions"), woken = sa_ev_i(e, "woken"), hold;
-		int has_hold = sa_ev_get(e, "hold_ns", &hold);
+		int64_t n = e->f[SA_F_mutex_released_acquisitions].v;
+		int64_t woken = e->f[SA_F_mutex_released_woken].v;
+		uint64_t hold = 0;
+		int has_hold = release_hold(e, &hold);
+		m->ev_hold.valid = has_hold;
+		m->ev_hold.ns = hold;
 		if (n > 0)
 			note_acq(x, from_start, (uint64_t)n, 0);
 		/* Held when first seen: the first event is a release whose hold
 		 * began before this process was traced (or, in traces without
 		 * hold_ns, with no acquisition seen before it). */
 		if (full && !x->acquired_events && !x->releases &&
-		    (has_hold ? hold > e->ts - p->first_ts : !x->holder))
+		    (has_hold ? hold > (uint64_t)(e->ts - p->first_ts) : !x->holder))
 			x->first_seen_held = 1;
 		x->releases++;
 		if (woken >= 0) {
@@ -211,7 +232,7 @@ static void mutex_event(struct sa_model *m, const struct sa_event *e)
 		int known = 0;
 		if (full) {
 			if (has_hold) { /* one event per lock/unlock pair at full level */
-				held = hold > 0 ? (uint64_t)hold : 0;
+				held = hold;
 				known = 1;
 			} else if (x->holder == e->vtid) {
 				held = (uint64_t)(e->ts - x->hold_since);
@@ -220,7 +241,7 @@ static void mutex_event(struct sa_model *m, const struct sa_event *e)
 			if (known)
 				sa_dist_add(&x->hold, held);
 		}
-		sa_blame_released(m, oi, ti, (uint64_t)sa_ev_i(e, "caller"), e->ts, known, held);
+		sa_blame_released(m, oi, ti, caller, e->ts, known, held);
 		note_owner(x, e->vtid);
 		x->holder = 0;
 		break;
@@ -229,7 +250,7 @@ static void mutex_event(struct sa_model *m, const struct sa_event *e)
 		x->trylock_failed++;
 		break;
 	case SA_EV_mutex_timeout: {
-		int64_t w = sa_ev_i(e, "wait_ns");
+		int64_t w = e->f[SA_F_mutex_timeout_wait_ns].v;
 		x->timeouts++;
 		x->timeout_wait_ns += w > 0 ? (uint64_t)w : 0;
 		sa_model_waited(m, ti, oi, SA_WAIT_MUTEX, w > 0 ? (uint64_t)w : 0, SA_WAITED_TIMEOUT);
@@ -237,7 +258,7 @@ static void mutex_event(struct sa_model *m, const struct sa_event *e)
 		break;
 	}
 	case SA_EV_mutex_misuse: {
-		int64_t what = sa_ev_i(e, "what");
+		int64_t what = e->f[SA_F_mutex_misuse_what].v;
 		x->misuse[what > 0 && what < SA_MISUSE_N ? what : 0]++;
 		break;
 	}

@@ -37,7 +37,7 @@ static void once_event(struct sa_model *m, const struct sa_event *e)
 {
 	int64_t v;
 	uint32_t oi, ti;
-	struct sa_object *o = sa_model_family_object(m, e, "obj", 0, SA_OBJ_ONCE, &oi);
+	struct sa_object *o = sa_model_family_object(m, e, 0, SA_OBJ_ONCE, &oi);
 	if (!o || !sa_model_thread(m, e, &ti))
 		return;
 	struct sa_once *x = o->ext;
@@ -45,14 +45,14 @@ static void once_event(struct sa_model *m, const struct sa_event *e)
 	switch (e->id) {
 	case SA_EV_once_run:
 		x->runs++;
-		x->routine = (uint64_t)sa_ev_i(e, "routine");
+		x->routine = (uint64_t)e->f[SA_F_once_run_routine].v;
 		x->running = 1;
 		x->cur_runner = e->vtid;
 		break;
 	case SA_EV_once_finished:
-		v = sa_ev_i(e, "run_ns");
+		v = e->f[SA_F_once_finished_run_ns].v;
 		sa_dist_add(&x->run, v > 0 ? (uint64_t)v : 0);
-		if (sa_ev_i(e, "cancelled")) {
+		if (e->f[SA_F_once_finished_cancelled].v) {
 			x->cancelled++;
 			x->cancelled_runner = e->vtid;
 		} else {
@@ -61,7 +61,7 @@ static void once_event(struct sa_model *m, const struct sa_event *e)
 			x->run_done_ns = v > 0 ? (uint64_t)v : 0;
 		}
 		x->running = 0;
-		v = sa_ev_i(e, "woken");
+		v = e->f[SA_F_once_finished_woken].v;
 		if (v > 0)
 			x->woken += (uint64_t)v;
 		break;
@@ -72,7 +72,7 @@ static void once_event(struct sa_model *m, const struct sa_event *e)
 			x->max_sleeping = x->sleeping;
 		break;
 	case SA_EV_once_waited:
-		v = sa_ev_i(e, "wait_ns");
+		v = e->f[SA_F_once_waited_wait_ns].v;
 		x->waited++;
 		if (x->sleeping)
 			x->sleeping--;

@@ -45,6 +45,19 @@ static int hold_ends(struct sa_rwlock *r, struct sa_thread *t, uint32_t oi, uint
 	return since != 0;
 }
 
+/* The side an event is about: 0 read, 1 write (events without one: 0). */
+static int side_of(const struct sa_event *e)
+{
+	switch (e->id) {
+	case SA_EV_rwlock_requested: return e->f[SA_F_rwlock_requested_write].v != 0;
+	case SA_EV_rwlock_acquired: return e->f[SA_F_rwlock_acquired_write].v != 0;
+	case SA_EV_rwlock_released: return e->f[SA_F_rwlock_released_write].v != 0;
+	case SA_EV_rwlock_timeout: return e->f[SA_F_rwlock_timeout_write].v != 0;
+	case SA_EV_rwlock_trylock_failed: return e->f[SA_F_rwlock_trylock_failed_write].v != 0;
+	default: return 0;
+	}
+}
+
 static void rw_free(void *p)
 {
 	struct sa_rwlock *r = p;
@@ -86,28 +99,28 @@ static void rwlock_event(struct sa_model *m, const struct sa_event *e)
 {
 	int64_t v;
 	uint32_t oi, ti;
-	struct sa_object *o = sa_model_family_object(m, e, "obj", e->id == SA_EV_rwlock_init,
+	struct sa_object *o = sa_model_family_object(m, e, e->id == SA_EV_rwlock_init,
 						     SA_OBJ_RWLOCK, &oi);
 	if (!o || !sa_model_thread(m, e, &ti))
 		return;
 	struct sa_rwlock *r = o->ext;
 	struct sa_thread *t = &m->threads[ti];
-	int side = sa_ev_i(e, "write") != 0;
+	int side = side_of(e);
 	int full = m->procs[o->proc].level >= 2;
-	uint64_t caller = (uint64_t)sa_ev_i(e, "caller"), held;
+	uint64_t caller = sa_ev_caller(e), held;
 	int known;
 
 	switch (e->id) {
 	case SA_EV_rwlock_init:
 		r->init_seen = 1;
-		r->kind = (int)sa_ev_i(e, "kind");
+		r->kind = (int)e->f[SA_F_rwlock_init_kind].v;
 		break;
 	case SA_EV_rwlock_destroy:
 		sa_model_destroyed(m, oi);
 		break;
 	case SA_EV_rwlock_requested:
 		r->requested[side]++;
-		v = sa_ev_i(e, "writer");
+		v = e->f[SA_F_rwlock_requested_writer].v;
 		{
 			uint32_t wti = 0;
 			int have = v > 0 && sa_model_thread_tid(m, e, (int32_t)v, &wti);
@@ -115,8 +128,8 @@ static void rwlock_event(struct sa_model *m, const struct sa_event *e)
 		}
 		break;
 	case SA_EV_rwlock_acquired: {
-		int64_t how = sa_ev_i(e, "how");
-		v = sa_ev_i(e, "wait_ns");
+		int64_t how = e->f[SA_F_rwlock_acquired_how].v;
+		v = e->f[SA_F_rwlock_acquired_wait_ns].v;
 		r->acquired[side]++;
 		if (how >= 0 && how < SA_RW_HOW_N)
 			r->how[side][how]++;
@@ -139,10 +152,10 @@ static void rwlock_event(struct sa_model *m, const struct sa_event *e)
 			sa_dist_add(&r->hold[side], held);
 		/* The hold that kept waiters ends with the write release or the
 		 * last reader's. */
-		if (side || sa_ev_i(e, "readers_left") == 0)
+		if (side || e->f[SA_F_rwlock_released_readers_left].v == 0)
 			sa_blame_released(m, oi, ti, caller, e->ts, known, known ? held : 0);
 		r->releases++;
-		v = sa_ev_i(e, "woken");
+		v = e->f[SA_F_rwlock_released_woken].v;
 		if (v >= 0) {
 			r->release_wakes++;
 			r->release_wasted += v == 0;
@@ -151,13 +164,13 @@ static void rwlock_event(struct sa_model *m, const struct sa_event *e)
 	case SA_EV_rwlock_readers_drained:
 		r->drained++;
 		sa_blame_released(m, oi, ti, caller, e->ts, 0, 0);
-		r->drained_wasted += sa_ev_i(e, "woken") == 0;
+		r->drained_wasted += e->f[SA_F_rwlock_readers_drained_woken].v == 0;
 		break;
 	case SA_EV_rwlock_writer_waiting:
 		r->writer_waits++;
 		break;
 	case SA_EV_rwlock_timeout:
-		v = sa_ev_i(e, "wait_ns");
+		v = e->f[SA_F_rwlock_timeout_wait_ns].v;
 		r->timeouts[side]++;
 		r->timeout_wait_ns += v > 0 ? (uint64_t)v : 0;
 		sa_model_waited(m, ti, oi, side ? SA_WAIT_RWLOCK_WRITE : SA_WAIT_RWLOCK_READ,

@@ -2,14 +2,19 @@
  *
  * Event ids come from tracepoints/events/<family>.def (through the generated
  * st_all_events.h), so a new family's events get ids by existing. Integer
- * payload fields are passed by name, in any order; a signed field is
- * sign-extended into `v`. The decoder owns every string: the model copies
- * what it keeps. */
+ * payload fields of our events are in the slots their definition gives
+ * them (sa_fields.h: e->f[SA_F_mutex_acquired_how].v; name NULL and v 0
+ * when the event lacks the field); fields a definition does not name (an
+ * older format's, a foreign event's) follow, by name (sa_ev_get). A signed
+ * field is sign-extended into `v`. The decoder owns every string: the
+ * model copies what it keeps. */
 #ifndef SA_EVENT_H
 #define SA_EVENT_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "sa_fields.h"
 
 enum sa_event_id {
 	SA_EV_UNKNOWN = 0, /* not a synctrace event this build knows */
@@ -45,7 +50,20 @@ struct sa_event {
 	const char *arr_name;
 	const uint64_t *arr;
 	unsigned narr;
+	/* The event's clock: its raw value (cycles) and frequency (Hz; 0 when
+	 * unknown), for fields that carry a time of that clock (format 2's
+	 * mutex:released acq_ts). */
+	uint64_t cycles, freq;
 };
+
+/* The slot of field `name` of event id (sa_fields.h), -1 if its definition
+ * has no such field; how many fields its definition has. */
+int sa_event_field_slot(enum sa_event_id id, const char *name);
+unsigned sa_event_nfields(enum sa_event_id id);
+/* The object address of an event of a family (its `obj`, or the condvar's
+ * `cond`) and its call site (`caller`): 1 / the value, or 0. */
+int sa_ev_obj(const struct sa_event *e, uint64_t *addr);
+uint64_t sa_ev_caller(const struct sa_event *e);
 
 /* "synctrace_mutex:acquired" → id; SA_EV_UNKNOWN if not ours. */
 enum sa_event_id sa_event_lookup(const char *name);
@@ -71,6 +89,14 @@ static inline int sa_ev_get(const struct sa_event *e, const char *name, int64_t 
 	return 0;
 }
 
+/* Our event's field in slot `slot` (sa_fields.h) in *out: 1 if the event
+ * has it, else 0 and *out = 0. */
+static inline int sa_ev_at(const struct sa_event *e, int slot, int64_t *out)
+{
+	*out = e->f[slot].name ? e->f[slot].v : 0;
+	return e->f[slot].name != NULL;
+}
+
 static inline int64_t sa_ev_i(const struct sa_event *e, const char *name)
 {
 	int64_t v;
@@ -87,13 +113,18 @@ static inline const char *sa_ev_str(const struct sa_event *e, const char *name)
 	return NULL;
 }
 
-/* Test helper: append a field (ignored beyond SA_MAX_FIELDS). */
+/* Test helper: set a field, in its slot for our events (e->id set first,
+ * the rest of e zeroed), else appended (ignored beyond SA_MAX_FIELDS). */
 static inline void sa_ev_set(struct sa_event *e, const char *name, int64_t v)
 {
-	if (e->nfields < SA_MAX_FIELDS) {
-		e->f[e->nfields].name = name;
-		e->f[e->nfields].v = v;
-		e->nfields++;
+	int slot = sa_event_field_slot(e->id, name);
+	unsigned n = sa_event_nfields(e->id);
+	unsigned i = slot >= 0 ? (unsigned)slot : e->nfields > n ? e->nfields : n;
+	if (i < SA_MAX_FIELDS) {
+		e->f[i].name = name;
+		e->f[i].v = v;
+		if (e->nfields <= i)
+			e->nfields = i + 1;
 	}
 }
 

@@ -16,10 +16,12 @@
  *
  * FAMILIES
  *   Each provider family with a model file analysis/model/<family>.c
- *   defines `void sa_<family>_event(struct sa_model *, const struct
- *   sa_event *)`; the build lists those that have both a .def and a model
- *   file in the generated sa_families.h, and sa_model_feed dispatches each
- *   event to its family. Family state per object hangs off `ext`. */
+ *   declares its descriptor `const struct sa_family sa_family_<family>`
+ *   (sa_family.h: event handler, per-object state, merge, wait kinds); the
+ *   build lists those that have both a .def and a model file in the
+ *   generated sa_families.h, and sa_model_feed dispatches each event to
+ *   its family. Family state per object hangs off `ext`; event fields are
+ *   read by id (sa_fields.h). */
 #ifndef SA_MODEL_H
 #define SA_MODEL_H
 
@@ -188,6 +190,12 @@ struct sa_model {
 		enum sa_wait_kind kind;
 		uint64_t ns;
 	} ev_wait;
+	/* The hold a mutex:released being fed ended, when the event gives it
+	 * (mutex.c reads either trace format). */
+	struct {
+		int valid;
+		uint64_t ns;
+	} ev_hold;
 	/* Everything seen. */
 	uint64_t events, per_id[SA_EV_COUNT];
 	struct sa_other_provider other[32];
@@ -274,13 +282,12 @@ struct sa_object *sa_model_object(struct sa_model *m, const struct sa_event *e,
  * becomes a new instance. */
 struct sa_object *sa_model_object_init(struct sa_model *m, const struct sa_event *e,
 				       uint64_t addr, uint32_t *idx);
-/* The object a family's event is about (its address in `field`; an init
+/* The object a family's event is about (its address: sa_ev_obj; an init
  * event starts a new instance), typed and with the family's state
  * (sa_model_typed); its first call site noted. NULL: no such field
  * (counted malformed), out of memory, or an object of another type. */
 struct sa_object *sa_model_family_object(struct sa_model *m, const struct sa_event *e,
-					 const char *field, int is_init, enum sa_obj_type type,
-					 uint32_t *idx);
+					 int is_init, enum sa_obj_type type, uint32_t *idx);
 /* o typed `type`, with its family's state (zeroed, made on first use);
  * NULL if o has another type, or out of memory. */
 void *sa_model_typed(struct sa_model *m, struct sa_object *o, enum sa_obj_type type);
@@ -294,6 +301,9 @@ void sa_model_fold(struct sa_model *m, uint32_t oi);
 void sa_model_destroyed(struct sa_model *m, uint32_t oi);
 void sa_model_proc_ended(struct sa_model *m, uint32_t pi);
 void sa_model_fold_due(struct sa_model *m);
+/* Grow the array *arr of n elements of elem bytes (capacity *cap, which
+ * doubles, new room zeroed) to hold one more; 0 or -1. */
+int sa_grow(void **arr, uint32_t n, uint32_t *cap, size_t elem);
 /* A new zeroed object slot, in no map (a class). NULL on out of memory. */
 struct sa_object *sa_model_slot(struct sa_model *m, uint32_t *idx);
 /* waits.c: fold object oi's ledger, blame, wakers and pairs into class ci. */

@@ -43,7 +43,7 @@ static void sem_event(struct sa_model *m, const struct sa_event *e)
 {
 	int64_t v;
 	uint32_t oi, ti;
-	struct sa_object *o = sa_model_family_object(m, e, "obj", e->id == SA_EV_sem_init,
+	struct sa_object *o = sa_model_family_object(m, e, e->id == SA_EV_sem_init,
 						     SA_OBJ_SEM, &oi);
 	if (!o || !sa_model_thread(m, e, &ti))
 		return;
@@ -52,20 +52,20 @@ static void sem_event(struct sa_model *m, const struct sa_event *e)
 	switch (e->id) {
 	case SA_EV_sem_init:
 		s->init_seen = 1;
-		s->initial = (int)sa_ev_i(e, "value");
-		s->pshared = (int)sa_ev_i(e, "pshared");
+		s->initial = (int)e->f[SA_F_sem_init_value].v;
+		s->pshared = (int)e->f[SA_F_sem_init_pshared].v;
 		break;
 	case SA_EV_sem_destroy:
-		s->destroy_nwaiters = (int)sa_ev_i(e, "nwaiters");
+		s->destroy_nwaiters = (int)e->f[SA_F_sem_destroy_nwaiters].v;
 		sa_model_destroyed(m, oi);
 		break;
 	case SA_EV_sem_post:
 		s->posts++;
-		if (sa_ev_i(e, "result") == 75)
+		if (e->f[SA_F_sem_post_result].v == 75)
 			s->overflows++;
-		v = sa_ev_i(e, "woken");
+		v = e->f[SA_F_sem_post_woken].v;
 		if (v >= 0) {
-			sa_waker_post(m, oi, ti, (uint64_t)sa_ev_i(e, "caller"), e->ts);
+			sa_waker_post(m, oi, ti, (uint64_t)e->f[SA_F_sem_post_caller].v, e->ts);
 			m->threads[ti].sem_wakeups++; /* handed a token to a registered sleeper */
 			s->post_wakes++;
 			if (v == 0)
@@ -80,8 +80,8 @@ static void sem_event(struct sa_model *m, const struct sa_event *e)
 		s->sleeps++;
 		break;
 	case SA_EV_sem_acquired: {
-		int64_t how = sa_ev_i(e, "how");
-		v = sa_ev_i(e, "wait_ns");
+		int64_t how = e->f[SA_F_sem_acquired_how].v;
+		v = e->f[SA_F_sem_acquired_wait_ns].v;
 		s->acquired++;
 		if (how >= 0 && how < SA_SEM_HOW_N)
 			s->how[how]++;
@@ -93,8 +93,8 @@ static void sem_event(struct sa_model *m, const struct sa_event *e)
 		break;
 	}
 	case SA_EV_sem_timeout:
-		v = sa_ev_i(e, "wait_ns");
-		if (sa_ev_i(e, "result") == 4)
+		v = e->f[SA_F_sem_timeout_wait_ns].v;
+		if (e->f[SA_F_sem_timeout_result].v == 4)
 			s->interrupted++;
 		else
 			s->timeouts++;
@@ -106,10 +106,10 @@ static void sem_event(struct sa_model *m, const struct sa_event *e)
 		break;
 	case SA_EV_sem_misuse:
 		s->over_limit++;
-		v = sa_ev_i(e, "value");
+		v = e->f[SA_F_sem_misuse_value].v;
 		if (s->over_limit == 1 || v > s->over_value) {
 			s->over_value = (int)v;
-			s->over_limit_value = (int)sa_ev_i(e, "limit");
+			s->over_limit_value = (int)e->f[SA_F_sem_misuse_limit].v;
 		}
 		break;
 	default:

@@ -6,20 +6,20 @@ enum { SPUN_ACQUIRED = 0, SPUN_GAVE_UP = 1, SPUN_SAW_WAITERS = 2 };
 static void spin_event(struct sa_model *m, const struct sa_event *e)
 {
 	uint32_t oi;
-	int64_t addr;
+	uint64_t addr;
 	if (e->id != SA_EV_spin_loop)
 		return;
-	if (!sa_ev_get(e, "obj", &addr)) {
+	if (!sa_ev_obj(e, &addr)) {
 		m->malformed++;
 		return;
 	}
-	struct sa_object *o = sa_model_object(m, e, (uint64_t)addr, &oi);
+	struct sa_object *o = sa_model_object(m, e, addr, &oi);
 	if (!o)
 		return;
-	int64_t it = sa_ev_i(e, "iterations"), ns = sa_ev_i(e, "spin_ns");
-	int64_t mode = sa_ev_i(e, "mode");
+	int64_t it = e->f[SA_F_spin_loop_iterations].v, ns = e->f[SA_F_spin_loop_spin_ns].v;
+	int64_t mode = e->f[SA_F_spin_loop_mode].v;
 	o->sp_loops++;
-	switch (sa_ev_i(e, "outcome")) {
+	switch (e->f[SA_F_spin_loop_outcome].v) {
 	case SPUN_ACQUIRED: o->sp_acquired++; break;
 	case SPUN_GAVE_UP: o->sp_gave_up++; break;
 	case SPUN_SAW_WAITERS: o->sp_saw_waiters++; break;

@@ -24,12 +24,13 @@ static int sl_merge(struct sa_model *m, void *dp, const void *sp)
 static void spinlock_event(struct sa_model *m, const struct sa_event *e)
 {
 	uint32_t oi, ti;
-	struct sa_object *o = sa_model_family_object(m, e, "obj", 0, SA_OBJ_SPINLOCK, &oi);
+	struct sa_object *o = sa_model_family_object(m, e, 0, SA_OBJ_SPINLOCK, &oi);
 	if (!o || !sa_model_thread(m, e, &ti))
 		return;
 	struct sa_spinlock *s = o->ext;
 	if (e->id == SA_EV_spinlock_contended) {
-		int64_t ns = sa_ev_i(e, "spin_ns"), it = sa_ev_i(e, "iterations");
+		int64_t ns = e->f[SA_F_spinlock_contended_spin_ns].v;
+		int64_t it = e->f[SA_F_spinlock_contended_iterations].v;
 		s->contended++;
 		sa_dist_add(&s->spin_ns, ns > 0 ? (uint64_t)ns : 0);
 		sa_dist_add(&s->iterations, it > 0 ? (uint64_t)it : 0);

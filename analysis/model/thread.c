@@ -16,7 +16,7 @@ static void thread_event(struct sa_model *m, const struct sa_event *e)
 		 * given to another thread (tid 0, by pthread_t) cannot be tied to
 		 * a tid; the procname context shows it on that thread's events. */
 		const char *name = sa_ev_str(e, "name");
-		int64_t tid = sa_ev_i(e, "tid");
+		int64_t tid = e->f[SA_F_thread_name_tid].v;
 		if (name && tid > 0 && tid == t->vtid) {
 			strncpy(t->procname, name, SA_NAME_MAX - 1);
 			t->procname[SA_NAME_MAX - 1] = 0;
@@ -24,7 +24,7 @@ static void thread_event(struct sa_model *m, const struct sa_event *e)
 		}
 	} else if (e->id == SA_EV_thread_exit) {
 		t->exited = 1;
-		t->cancelled = sa_ev_i(e, "cancelled") != 0;
+		t->cancelled = e->f[SA_F_thread_exit_cancelled].v != 0;
 		t->woken_valid = 0;
 	}
 }

@@ -120,11 +120,6 @@ static void next_second(struct sa_timeline *t, int64_t ts)
 	win_reset(&t->cur, t->origin + k * NS, t->origin + (k + 1) * NS);
 }
 
-static uint64_t pos(int64_t v)
-{
-	return v > 0 ? (uint64_t)v : 0;
-}
-
 static void observe(void *ctx, struct sa_model *m, const struct sa_event *e, uint32_t pi,
 		    uint32_t ti)
 {
@@ -150,26 +145,26 @@ static void observe(void *ctx, struct sa_model *m, const struct sa_event *e, uin
 	else if (e->ts < t->cur.start)
 		return;
 
-	int64_t addr;
-	if (!sa_ev_get(e, "obj", &addr) && !sa_ev_get(e, "cond", &addr))
+	uint64_t addr;
+	if (!sa_ev_obj(e, &addr))
 		return;
-	int64_t oi = sa_map_get(&m->obj_map, pi, (uint64_t)addr);
+	int64_t oi = sa_map_get(&m->obj_map, pi, addr);
 	if (oi < 0)
 		return;
 	uint32_t o = (uint32_t)oi;
-	uint64_t caller = pos(sa_ev_i(e, "caller"));
+	uint64_t caller = sa_ev_caller(e);
 	int64_t v;
 	switch (e->id) {
 	case SA_EV_futex_wait:
-		v = sa_ev_i(e, "slept_ns");
+		v = e->f[SA_F_futex_wait_slept_ns].v;
 		if (v > 0)
 			add_span(t, ti, o, e->ts - v, e->ts, SA_SPAN_SLEEP, 0, 0);
-		if (sa_ev_i(e, "result") == 0 && o < t->nwakes && t->wakes[o].valid &&
+		if (e->f[SA_F_futex_wait_result].v == 0 && o < t->nwakes && t->wakes[o].valid &&
 		    t->wakes[o].ts >= e->ts - (v > 0 ? v : 0) && t->wakes[o].thread != ti)
 			add_arrow(t, t->wakes[o].thread, ti, o, t->wakes[o].ts, e->ts);
 		break;
 	case SA_EV_futex_wake:
-		if (sa_ev_i(e, "woken") > 0) {
+		if (e->f[SA_F_futex_wake_woken].v > 0) {
 			struct sa_tl_wake *w = per_index(t, (void **)&t->wakes, &t->nwakes, o,
 							 sizeof(*t->wakes));
 			if (w) {
@@ -180,12 +175,12 @@ static void observe(void *ctx, struct sa_model *m, const struct sa_event *e, uin
 		}
 		break;
 	case SA_EV_spin_loop:
-		v = sa_ev_i(e, "spin_ns");
+		v = e->f[SA_F_spin_loop_spin_ns].v;
 		if (v > 0)
 			add_span(t, ti, o, e->ts - v, e->ts, SA_SPAN_SPIN, 0, 0);
 		break;
 	case SA_EV_mutex_acquired: {
-		v = sa_ev_i(e, "wait_ns");
+		v = e->f[SA_F_mutex_acquired_wait_ns].v;
 		if (v > 0)
 			add_span(t, ti, o, e->ts - v, e->ts, SA_SPAN_WAIT, caller, 0);
 		struct sa_tl_thread *th = per_index(t, (void **)&t->threads, &t->nthreads, ti,
@@ -201,7 +196,7 @@ static void observe(void *ctx, struct sa_model *m, const struct sa_event *e, uin
 	case SA_EV_mutex_released: {
 		struct sa_tl_thread *th = ti < t->nthreads ? &t->threads[ti] : NULL;
 		int pend = th && th->valid && th->obj == o;
-		v = sa_ev_i(e, "hold_ns");
+		v = m->ev_hold.valid ? (int64_t)m->ev_hold.ns : 0; /* mutex.c read it */
 		if (v > 0)
 			add_span(t, ti, o, e->ts - v, e->ts, SA_SPAN_HOLD, caller,
 				 pend ? th->caller : 0);

@@ -14,6 +14,7 @@
  * waiter's node) or a post that found sleepers is a wake by (thread,
  * site); each waiter it released adds the time from that waiter's wait
  * begin to the wake. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,15 +116,9 @@ static struct sa_pair *pair_of(struct sa_model *m, struct sa_obj_waits *w, uint3
 		n = m->free_pair - 1;
 		m->free_pair = m->pairs[n].next;
 	} else {
-		if (m->npairs == m->cappairs) {
-			uint32_t c = m->cappairs ? m->cappairs * 2 : 64;
-			struct sa_pair *p = realloc(m->pairs, c * sizeof(*p));
-			if (!p) {
-				m->oom = 1;
-				return NULL;
-			}
-			m->pairs = p;
-			m->cappairs = c;
+		if (sa_grow((void **)&m->pairs, m->npairs, &m->cappairs, sizeof(*m->pairs))) {
+			m->oom = 1;
+			return NULL;
 		}
 		n = m->npairs++;
 	}
@@ -201,24 +196,46 @@ void sa_model_wait_begins(struct sa_model *m, uint32_t ti, uint32_t oi, int64_t 
 
 /* ---- blame --------------------------------------------------------------- */
 
-/* The table entry for (thread, site), made if there is room or if it
- * would outweigh the smallest entry (then it replaces that one). */
+/* The entry for (thread, site) of a table of at most SA_BLAME_MAX (blame
+ * or wakers: both begin with thread and site; `woff`: the offset of the
+ * uint64_t that ranks them), made if there is room or if `weight` would
+ * outweigh the smallest entry (then it replaces that one); NULL if not. */
+static void *table_entry(void *arr, size_t size, size_t woff, unsigned *n, uint32_t ti,
+			 uint64_t site, uint64_t weight)
+{
+	unsigned lo = 0;
+#define SA__AT(i) ((char *)arr + (size_t)(i) * size)
+#define SA__W(i) (*(const uint64_t *)(SA__AT(i) + woff))
+	for (unsigned i = 0; i < *n; i++) {
+		const struct sa_blame *k = (const struct sa_blame *)SA__AT(i);
+		if (k->thread == ti && k->site == site)
+			return SA__AT(i);
+		if (SA__W(i) < SA__W(lo))
+			lo = i;
+	}
+	if (*n < SA_BLAME_MAX)
+		lo = (*n)++;
+	else if (SA__W(lo) >= weight)
+		return NULL;
+	memset(SA__AT(lo), 0, size);
+	struct sa_blame *k = (struct sa_blame *)SA__AT(lo);
+	k->thread = ti;
+	k->site = site;
+	return k;
+#undef SA__W
+#undef SA__AT
+}
+
+/* The two tables' thread and site are where table_entry looks for them. */
+_Static_assert(offsetof(struct sa_waker, thread) == offsetof(struct sa_blame, thread) &&
+		       offsetof(struct sa_waker, site) == offsetof(struct sa_blame, site),
+	       "sa_blame and sa_waker begin alike");
+
 static struct sa_blame *blame_entry(struct sa_obj_waits *w, uint32_t ti, uint64_t site,
 				    uint64_t weight)
 {
-	unsigned lo = 0;
-	for (unsigned i = 0; i < w->nblame; i++) {
-		if (w->blame[i].thread == ti && w->blame[i].site == site)
-			return &w->blame[i];
-		if (w->blame[i].caused_ns < w->blame[lo].caused_ns)
-			lo = i;
-	}
-	if (w->nblame < SA_BLAME_MAX)
-		lo = w->nblame++;
-	else if (w->blame[lo].caused_ns >= weight)
-		return NULL;
-	w->blame[lo] = (struct sa_blame){ .thread = ti, .site = site };
-	return &w->blame[lo];
+	return table_entry(w->blame, sizeof(w->blame[0]), offsetof(struct sa_blame, caused_ns),
+			   &w->nblame, ti, site, weight);
 }
 
 /* Waiting up to ts is charged to the hold in progress. */
@@ -324,21 +341,12 @@ unsigned sa_object_blame(const struct sa_model *m, uint32_t obj, const struct sa
 
 /* ---- wakers -------------------------------------------------------------- */
 
+/* A full table keeps the wakers that released the most: a new one
+ * replaces one that released none or one. */
 static struct sa_waker *waker_entry(struct sa_obj_waits *w, uint32_t ti, uint64_t site)
 {
-	unsigned lo = 0;
-	for (unsigned i = 0; i < w->nwakers; i++) {
-		if (w->wakers[i].thread == ti && w->wakers[i].site == site)
-			return &w->wakers[i];
-		if (w->wakers[i].released < w->wakers[lo].released)
-			lo = i;
-	}
-	if (w->nwakers < SA_BLAME_MAX)
-		lo = w->nwakers++;
-	else if (w->wakers[lo].released > 1)
-		return NULL; /* full of wakers that released more: this one is counted nowhere */
-	w->wakers[lo] = (struct sa_waker){ .thread = ti, .site = site };
-	return &w->wakers[lo];
+	return table_entry(w->wakers, sizeof(w->wakers[0]), offsetof(struct sa_waker, released),
+			   &w->nwakers, ti, site, 2);
 }
 
 void sa_waker_wake(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t site, uint64_t released,

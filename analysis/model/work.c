@@ -10,7 +10,7 @@ static void work_event(struct sa_model *m, const struct sa_event *e)
 	int64_t units;
 	if (m->work_name || e->id != SA_EV_work_done)
 		return;
-	if (!sa_ev_get(e, "units", &units)) {
+	if (!sa_ev_at(e, SA_F_work_done_units, &units)) {
 		m->malformed++;
 		return;
 	}

@@ -25,6 +25,7 @@ static int st_meta_repeat;
 #include <unistd.h>
 
 #include "st_probes.h"
+#include "shared.h"
 #include "stacks.h"
 
 /* synctrace_meta:start and synctrace_meta:config: the announcement.
@@ -277,6 +278,7 @@ __attribute__((constructor)) static void st_tp_init(void)
 	st_table.meta_config = st_note_config;
 	st_table.meta_stop = st_note_stop;
 	st_stacks_install(&st_table);
+	st_shared_install(&st_table); /* after: mappings precede stack:use */
 	synctrace_register_probes(&st_table, sizeof(st_table), c.r, c.n);
 }
 

@@ -16,6 +16,15 @@
  *     it would leave the program for the runtime (main's caller).
  *   - without stacks, the init event's caller (or the first caller).
  *
+ * A process-shared object (its address in a shared mapping the process,
+ * or another of its trace at that very address, announced with
+ * meta:mapping) has one name and klass in every process: "init in SITE"
+ * of the process that initialised it, klass "TYPE:shm-init@MODULE+0xOFF";
+ * without an init in the trace (glibc's sem_open made it), by its file:
+ * "/NAME" for a live /dev/shm/sem.NAME, "PATH+0xOFF" for another file,
+ * "shm DEV:INO+0xOFF" for anonymous or deleted ones (stable across
+ * processes, not across runs).
+ *
  * The class key (klass) never holds an absolute address, so it is the same
  * in every run of the same binary and in every process running it:
  * "TYPE:MODULE+0xOFF" for an object in a module (OFF from the module's
@@ -97,18 +106,28 @@ static const struct sa_sym_stack *stack_of(const struct sa_symbols *s, const str
 	return st->frames && st->n ? st : NULL;
 }
 
+/* Is an index over the model's objects (map, built when the model had
+ * *built - 1 objects; 0: never) out of date? If so it is emptied, to be
+ * rebuilt now. */
+static int index_stale(const struct sa_model *m, struct sa_map *map, uint32_t *built)
+{
+	if (*built == m->nobjs + 1)
+		return 0;
+	sa_map_free(map);
+	memset(map, 0, sizeof(*map));
+	*built = m->nobjs + 1;
+	return 1;
+}
+
 /* Which frames create objects for more than one caller: over every
  * object's first stack, (proc, frame) → the frame above it. Rebuilt when
  * the model has more objects than when it was built. */
 static void wraps_build(const struct sa_model *m)
 {
 	struct sa_symbols *s = m->symbols;
-	if (s->wraps_nobjs == m->nobjs && s->wrap_map.slots)
+	if (!index_stale(m, &s->wrap_map, &s->wraps_built))
 		return;
-	sa_map_free(&s->wrap_map);
-	memset(&s->wrap_map, 0, sizeof(s->wrap_map));
 	s->nwraps = 0;
-	s->wraps_nobjs = m->nobjs;
 	for (uint32_t i = 0; i < m->nobjs; i++) {
 		struct sa_sym_proc *p;
 		const struct sa_sym_stack *st = stack_of(s, run_of(m, &m->objs[i], &p));
@@ -178,6 +197,95 @@ static uint64_t naming_frame(const struct sa_model *m, struct sa_sym_proc *p,
 	return st->frames[k];
 }
 
+static uint64_t shm_key_a(const struct sa_sym_shm *shm)
+{
+	return shm->ino ^ (shm->dev << 40);
+}
+
+/* Process-shared objects: (mapping file, offset) → the model object whose
+ * process initialised it (the first such), so every process names it by
+ * that init. Rebuilt when the model has more objects. */
+static void shinit_build(const struct sa_model *m)
+{
+	struct sa_symbols *s = m->symbols;
+	if (!index_stale(m, &s->shinit_map, &s->shinit_built))
+		return;
+	for (uint32_t i = 0; i < m->nobjs; i++) {
+		const struct sa_object *ob = &m->objs[i];
+		struct sa_sym_proc *p;
+		const struct sa_sym_run *r = run_of(m, ob, &p);
+		const struct sa_sym_shm *shm = p && r && r->init ? sa_sym_shm_find(s, p, ob->addr)
+								 : NULL;
+		uint64_t b = shm ? ob->addr - shm->start + shm->offset : 0;
+		if (shm && sa_map_get(&s->shinit_map, shm_key_a(shm), b) < 0 &&
+		    sa_map_put(&s->shinit_map, shm_key_a(shm), b, i))
+			return;
+	}
+}
+
+/* An anonymous shared mapping's path says nothing about it. */
+static int anonymous(const char *path)
+{
+	return !path || !path[0] || path[0] == '[' || strstr(path, "(deleted)") ||
+	       !strncmp(path, "/dev/zero", 9) || !strncmp(path, "/SYSV", 5);
+}
+
+static uint64_t naming_site(const struct sa_model *m, const struct sa_object *ob,
+			    struct sa_sym_proc *p, const struct sa_sym_run *run);
+
+/* A process-shared object: the same name and klass in every process. */
+static void shared_name(const struct sa_model *m, const struct sa_object *ob,
+			const struct sa_sym_shm *shm, struct sa_objname *out)
+{
+	struct sa_symbols *s = m->symbols;
+	const char *type = sa_obj_type_name(ob->type);
+	uint64_t off = ob->addr - shm->start + shm->offset;
+	const char *path = shm->path ? shm->path : "";
+	shinit_build(m);
+	int64_t ii = sa_map_get(&s->shinit_map, shm_key_a(shm), off);
+	if (anonymous(path)) {
+		snprintf(out->name, sizeof(out->name), "shm %" PRIx64 ":%" PRIu64 "+0x%" PRIx64,
+			 shm->dev, shm->ino, off);
+		out->how = SA_NAME_ADDRESS;
+		snprintf(out->klass, sizeof(out->klass), "%s:%s", type, out->name);
+	} else if (!strncmp(path, "/dev/shm/sem.", 13) && off == 0) {
+		/* sem_open("/NAME"): glibc's file /dev/shm/sem.NAME */
+		snprintf(out->name, sizeof(out->name), "/%s", path + 13);
+		out->how = SA_NAME_SYMBOL;
+		snprintf(out->klass, sizeof(out->klass), "%s:shm:%s", type, path);
+	} else {
+		snprintf(out->name, sizeof(out->name), "%s+0x%" PRIx64, path, off);
+		out->how = SA_NAME_MODULE_OFFSET;
+		snprintf(out->klass, sizeof(out->klass), "%s:shm:%s", type, out->name);
+	}
+	if (ii < 0)
+		return;
+	/* Initialised in the trace: by that init, in every process. */
+	const struct sa_object *io = &m->objs[ii];
+	struct sa_sym_proc *ip;
+	const struct sa_sym_run *run = run_of(m, io, &ip);
+	uint64_t site = ip ? naming_site(m, io, ip, run) : 0;
+	struct sa_sym_code c;
+	char text[sizeof(out->site)];
+	if (!site || sa_sym_code_at(ip, site, 1, &c) || site_text(&c, text, sizeof(text)))
+		return;
+	memcpy(out->site, text, sizeof(text));
+	if (out->how == SA_NAME_ADDRESS) {
+		if (snprintf(out->name, sizeof(out->name), "init in %s", out->site) < 0)
+			out->name[0] = 0;
+		out->how = SA_NAME_SITE;
+		snprintf(out->klass, sizeof(out->klass), "%s:shm-init@%s+0x%" PRIx64, type, c.mod,
+			 c.off);
+	}
+}
+
+static uint64_t naming_site(const struct sa_model *m, const struct sa_object *ob,
+			    struct sa_sym_proc *p, const struct sa_sym_run *run)
+{
+	const struct sa_sym_stack *st = stack_of(m->symbols, run);
+	return st ? naming_frame(m, p, st) : ob->caller;
+}
+
 int sa_object_name(const struct sa_model *m, uint32_t obj, struct sa_objname *out)
 {
 	if (obj >= m->nobjs)
@@ -188,13 +296,15 @@ int sa_object_name(const struct sa_model *m, uint32_t obj, struct sa_objname *ou
 	const char *type = sa_obj_type_name(ob->type);
 	struct sa_sym_proc *p;
 	const struct sa_sym_run *run = run_of(m, ob, &p);
-	const struct sa_sym_stack *st = p ? stack_of(m->symbols, run) : NULL;
-	uint64_t site = st ? naming_frame(m, p, st) : ob->caller;
+	uint64_t site = p ? naming_site(m, ob, p, run) : ob->caller;
 	struct sa_sym_code c;
 	int have_site = site && p && !sa_sym_code_at(p, site, 1, &c) &&
 			!site_text(&c, out->site, sizeof(out->site));
 	int mi = p ? sa_sym_module_of(p, ob->addr) : -1;
-	if (mi >= 0) {
+	const struct sa_sym_shm *shm = p && mi < 0 ? sa_sym_shm_find(m->symbols, p, ob->addr) : NULL;
+	if (shm) {
+		shared_name(m, ob, shm, out);
+	} else if (mi >= 0) {
 		const struct sa_sym_module *mod = &p->mods[mi];
 		uint64_t off = ob->addr - mod->base;
 		if (!sa_sym_data_at(p, ob->addr, object_size(ob->type), out->name, sizeof(out->name))) {

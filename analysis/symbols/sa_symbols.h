@@ -75,6 +75,13 @@ int sa_object_name(const struct sa_model *m, uint32_t obj, struct sa_objname *ou
 const char *sa_site_name(const struct sa_model *m, uint32_t proc, uint64_t ip,
 			 char *buf, size_t n);
 
+/* Process-shared objects (meta:mapping): 1 and key = {dev, ino, offset of
+ * addr in the file} when addr lies in a shared mapping process (trace,
+ * vpid) announced, else 0. The same key in two processes is one object.
+ * Usable while feeding: sa_symbols_feed sees each event before the model. */
+int sa_symbols_shared_key(const struct sa_model *m, unsigned trace, int32_t vpid,
+			  uint64_t addr, uint64_t key[3]);
+
 /* The id of the object's stack k (0 when unknown; k as for
  * sa_symbols_object_stack). The table stacks.objects is a report module
  * (analysis/report/stacks.c). */

@@ -17,6 +17,12 @@ struct sa_sym_module {
 	char *debug_link;           /* .gnu_debuglink file name, or NULL */
 };
 
+/* A shared mapping holding a process-shared object (meta:mapping). */
+struct sa_sym_shm {
+	uint64_t start, end, offset, dev, ino;
+	char *path;
+};
+
 struct sa_sym_proc {
 	unsigned trace;
 	int32_t vpid;
@@ -27,6 +33,8 @@ struct sa_sym_proc {
 	void **dwmods;              /* Dwfl_Module * per mods[i], or NULL: not usable */
 	struct sa_sym_vars *vars;   /* per mods[i], built on its first data lookup */
 	uint32_t nvars;             /* entries of vars (nmods when it was made) */
+	struct sa_sym_shm *shms;
+	uint32_t nshms, capshms;
 };
 
 /* A module's variables with a fixed address (from DWARF), by address. */
@@ -96,9 +104,18 @@ struct sa_symbols {
 	uint32_t npends, cappends, npend_live;
 	struct sa_map pend_map;     /* (proc, vtid) → pends */
 	struct sa_sym_wrap *wraps;  /* names.c: frames that are wrappers */
-	uint32_t nwraps, capwraps, wraps_nobjs;
+	uint32_t nwraps, capwraps, wraps_built; /* built: model objects + 1 */
 	struct sa_map wrap_map;     /* (proc, frame) → wraps */
+	struct sa_map shinit_map;   /* names.c: (dev ^ ino, offset) → the object that inited it */
+	uint32_t shinit_built;
+	uint32_t nshms;             /* mappings announced, all processes */
 };
+
+/* The shared mapping of p covering addr, or NULL; _find also takes one
+ * another process of p's trace announced at that address (symbols.c). */
+const struct sa_sym_shm *sa_sym_shm_of(const struct sa_sym_proc *p, uint64_t addr);
+const struct sa_sym_shm *sa_sym_shm_find(const struct sa_symbols *s, const struct sa_sym_proc *p,
+				       uint64_t addr);
 
 /* The run that began instance [first_ts, last_ts] of the object at addr
  * in p: the first one overlapping it; NULL when none. */

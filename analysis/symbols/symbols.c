@@ -111,6 +111,68 @@ static void on_module_event(struct sa_symbols *s, const struct sa_event *e, cons
 	}
 }
 
+/* synctrace_meta:mapping: a shared mapping of the process. */
+static void on_mapping(struct sa_symbols *s, const struct sa_event *e)
+{
+	struct sa_sym_proc *p = sa_sym_proc(s, e->trace, e->vpid, 1);
+	int64_t start, end, off, dev, ino;
+	if (!p || !sa_ev_get(e, "start", &start) || !sa_ev_get(e, "end", &end) ||
+	    !sa_ev_get(e, "offset", &off) || !sa_ev_get(e, "dev", &dev) ||
+	    !sa_ev_get(e, "ino", &ino))
+		return;
+	for (uint32_t i = 0; i < p->nshms; i++)
+		if (p->shms[i].start == (uint64_t)start) { /* announced again, or remapped */
+			free(p->shms[i].path);
+			p->shms[i] = (struct sa_sym_shm){ (uint64_t)start, (uint64_t)end,
+							  (uint64_t)off, (uint64_t)dev, (uint64_t)ino,
+							  dup_str(sa_ev_str(e, "path")) };
+			return;
+		}
+	if (grow((void **)&p->shms, &p->capshms, p->nshms, sizeof(*p->shms)))
+		return;
+	s->nshms++;
+	p->shms[p->nshms++] = (struct sa_sym_shm){ (uint64_t)start, (uint64_t)end, (uint64_t)off,
+						   (uint64_t)dev, (uint64_t)ino,
+						   dup_str(sa_ev_str(e, "path")) };
+}
+
+const struct sa_sym_shm *sa_sym_shm_of(const struct sa_sym_proc *p, uint64_t addr)
+{
+	for (uint32_t i = p->nshms; i-- > 0;) /* the latest announcement first */
+		if (addr >= p->shms[i].start && addr < p->shms[i].end)
+			return &p->shms[i];
+	return NULL;
+}
+
+const struct sa_sym_shm *sa_sym_shm_find(const struct sa_symbols *s, const struct sa_sym_proc *p,
+				       uint64_t addr)
+{
+	if (!s->nshms)
+		return NULL;
+	const struct sa_sym_shm *shm = sa_sym_shm_of(p, addr);
+	/* A process that only posts (or unlocks) never announces: a mapping
+	 * another process of the trace announced at this very address is
+	 * taken, as a forked child inherits its parent's (ASLR makes the
+	 * same address in unrelated processes unlikely). */
+	for (uint32_t i = 0; !shm && i < s->nprocs; i++)
+		if (&s->procs[i] != p && s->procs[i].trace == p->trace)
+			shm = sa_sym_shm_of(&s->procs[i], addr);
+	return shm;
+}
+
+int sa_symbols_shared_key(const struct sa_model *m, unsigned trace, int32_t vpid,
+			  uint64_t addr, uint64_t key[3])
+{
+	struct sa_sym_proc *p = m->symbols ? sa_sym_proc(m->symbols, trace, vpid, 0) : NULL;
+	const struct sa_sym_shm *shm = p ? sa_sym_shm_find(m->symbols, p, addr) : NULL;
+	if (!shm)
+		return 0;
+	key[0] = shm->dev;
+	key[1] = shm->ino;
+	key[2] = addr - shm->start + shm->offset;
+	return 1;
+}
+
 static int64_t stack_index(struct sa_symbols *s, uint32_t proc, uint64_t id, int create)
 {
 	int64_t i = sa_map_get(&s->stack_map, proc, id);
@@ -272,8 +334,15 @@ void sa_symbols_feed(struct sa_model *m, const struct sa_event *e)
 	int dl = !strncmp(name, "lttng_ust_dl:", 13);
 	int stack = !strncmp(name, "synctrace_stack:", 16);
 	if (!module && !dl && !stack) {
-		if (!strncmp(name, "synctrace_", 10))
+		if (!strcmp(name, "synctrace_meta:mapping")) {
+			struct sa_symbols *s = symbols_of(m);
+			if (s)
+				on_mapping(s, e);
+			else
+				m->oom = 1;
+		} else if (!strncmp(name, "synctrace_", 10)) {
 			on_object_event(m, e, name);
+		}
 		return;
 	}
 	struct sa_symbols *s = symbols_of(m);
@@ -301,6 +370,9 @@ void sa_symbols_free(struct sa_symbols *s)
 		for (uint32_t k = 0; k < p->nmods; k++)
 			module_clear(&p->mods[k]);
 		free(p->mods);
+		for (uint32_t k = 0; k < p->nshms; k++)
+			free(p->shms[k].path);
+		free(p->shms);
 	}
 	for (uint32_t i = 0; i < s->nstacks; i++)
 		free(s->stacks[i].frames);
@@ -315,6 +387,7 @@ void sa_symbols_free(struct sa_symbols *s)
 	sa_map_free(&s->hist_map);
 	sa_map_free(&s->pend_map);
 	sa_map_free(&s->wrap_map);
+	sa_map_free(&s->shinit_map);
 	sa_map_free(&s->proc_map);
 	sa_map_free(&s->stack_map);
 	sa_map_free(&s->obj_map);

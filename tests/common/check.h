@@ -76,12 +76,11 @@ static inline struct timespec st_in_ms(clockid_t clk, long ms)
 	return t;
 }
 
-/* Is thread `tid` of this process asleep in a futex wait? (Tests that need
- * an exact trace wait until a thread is really asleep before waking it.) */
-static inline int st_thread_in_futex_wait(int tid)
+/* Is the task whose wchan file is `path` (/proc/PID/wchan,
+ * /proc/self/task/TID/wchan) asleep in a futex wait? */
+static inline int st_wchan_in_futex(const char *path)
 {
-	char path[64], wchan[128] = "";
-	snprintf(path, sizeof(path), "/proc/self/task/%d/wchan", tid);
+	char wchan[128] = "";
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return 0;
@@ -89,6 +88,15 @@ static inline int st_thread_in_futex_wait(int tid)
 		wchan[0] = 0;
 	fclose(f);
 	return strstr(wchan, "futex") != NULL;
+}
+
+/* Is thread `tid` of this process asleep in a futex wait? (Tests that need
+ * an exact trace wait until a thread is really asleep before waking it.) */
+static inline int st_thread_in_futex_wait(int tid)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/self/task/%d/wchan", tid);
+	return st_wchan_in_futex(path);
 }
 
 #endif

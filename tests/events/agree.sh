@@ -24,8 +24,10 @@ while read -r fam ev; do
 		fail=1
 	fi
 	n=$(grep -rEn "ST_TRACE(_FULL)?\(([^,]*, *)?$fam, *$ev[,)]" "$root/src" | wc -l)
-	# synctrace_stack is emitted by the probe library itself (tracepoints/stacks.c).
+	# synctrace_stack and meta:mapping are emitted by the probe library
+	# itself (tracepoints/stacks.c, tracepoints/shared.c).
 	n=$((n + $(cat "$root/tracepoints/stacks.c" 2>/dev/null | grep -cE "st_orig\.${fam}_$ev\(")))
+	n=$((n + $(cat "$root/tracepoints/shared.c" 2>/dev/null | grep -cE "st_shr_orig\.${fam}_$ev\(")))
 	if [ "$n" -eq 0 ]; then
 		echo "agree: synctrace_$fam:$ev is defined but never emitted" >&2
 		fail=1

@@ -3,15 +3,8 @@
 # names demangled, a member of a namespace's global by its DWARF member
 # name, a heap object's first use past std::mutex's header code (stacks).
 # usage: check-cxx.sh SYNCTRACE NAMES PROGRAM SOURCE
-SYNCTRACE=$1 names=$2 prog=$3 src=$4
-. "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
-need_daemon
-export ST_TEST_MODE=traced
-comm=$(basename "$prog" | cut -c1-15)
-s=$(basename "$src")
-L_jobs=$(grep -n 'NAMESITE jobs' "$src" | cut -d: -f1)
-L_run=$(grep -n 'NAMESITE worker-run' "$src" | cut -d: -f1)
+L_jobs=$(line jobs) L_run=$(line worker-run)
 gthr="__gthread_mutex_lock(pthread_mutex_t*) (gthr-default.h:"
 
 run_st 0 "record" record --spin none -q -o "$T/t1" -- "$prog"

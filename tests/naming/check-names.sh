@@ -4,14 +4,7 @@
 # driver) must give each object its exact name, and the same class keys
 # in both runs without stacks (no absolute address in a klass).
 # usage: check-names.sh SYNCTRACE NAMES PROGRAM SOURCE
-SYNCTRACE=$1 names=$2 prog=$3 src=$4
-. "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
-need_daemon
-export ST_TEST_MODE=traced # the program checks synctrace is interposed
-comm=$(basename "$prog" | cut -c1-15)
-s=$(basename "$src")
-line() { grep -n "NAMESITE $1\$\|NAMESITE $1 " "$src" | head -1 | cut -d: -f1; }
 L_wrap=$(line mutex_new) L_queue=$(line queue_new) L_pool=$(line pool_new)
 L_scratch=$(line scratch) L_worker=$(line worker)
 

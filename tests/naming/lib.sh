@@ -1,6 +1,14 @@
 # Shared by the tests/naming scripts (sourced after ../cli/lib.sh): the
 # names driver over a recorded trace, and assertions on its lines.
-# Needs: names (the driver), comm (the program's comm, 15 characters).
+# Each script: usage SCRIPT SYNCTRACE NAMES PROGRAM SOURCE [more...].
+SYNCTRACE=$1 names=$2 prog=$3 src=$4
+. "$(dirname "$0")/../cli/lib.sh"
+need_daemon
+export ST_TEST_MODE=traced # the programs check that synctrace is interposed
+comm=$(basename "$prog" | cut -c1-15) # the process name in the trace
+s=$(basename "$src")
+# line MARK: the line of SOURCE marked "NAMESITE MARK".
+line() { grep -nE "NAMESITE $1( |\$)" "$src" | head -1 | cut -d: -f1; }
 
 # names TRACE_OUTPUT FILE: the driver's lines (TYPE HOW NAME SITE KLASS), sorted.
 names() {

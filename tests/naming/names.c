@@ -1,9 +1,11 @@
 /* sa_object_name over a recorded trace: one line per object of the
  * processes whose name begins with argv[1] (comm, 15 characters at most):
- *   TYPE<TAB>HOW<TAB>NAME<TAB>SITE<TAB>KLASS
- * HOW: symbol, site, module+offset or address. Sorted by the caller
+ *   TYPE<TAB>HOW<TAB>NAME<TAB>SITE<TAB>KLASS<TAB>VPID<TAB>SHARED
+ * HOW: symbol, site, module+offset or address; SHARED: the process-shared
+ * key (sa_symbols_shared_key) as DEV:INO:OFFSET in hex, or "-". Sorted by the caller
  * (check-names.sh), so the order of objects in the model does not matter.
  * usage: names PROCNAME TRACE_DIR... (each a CTF trace directory) */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,8 +47,14 @@ int main(int argc, char **argv)
 			continue;
 		if (sa_object_name(m, i, &n))
 			return 1;
-		printf("%s\t%s\t%s\t%s\t%s\n", sa_obj_type_name(ob->type), how_name(n.how), n.name,
-		       n.site, n.klass);
+		const struct sa_proc *p = &m->procs[ob->proc];
+		uint64_t key[3];
+		char shared[64] = "-";
+		if (sa_symbols_shared_key(m, p->trace, p->vpid, ob->addr, key))
+			snprintf(shared, sizeof(shared), "%" PRIx64 ":%" PRIx64 ":%" PRIx64, key[0],
+				 key[1], key[2]);
+		printf("%s\t%s\t%s\t%s\t%s\t%d\t%s\n", sa_obj_type_name(ob->type), how_name(n.how),
+		       n.name, n.site, n.klass, (int)p->vpid, shared);
 	}
 	sa_graph_classes_put(&cls);
 	sa_sink_state_clear(&st);

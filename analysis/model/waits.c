@@ -32,6 +32,14 @@ struct sa_obj_waits {
 	int64_t acc_ts;                  /* caused counted up to here */
 	uint64_t caused;                 /* by the hold in progress */
 	uint64_t unblamed_ns;            /* waiting whose holder is unknown */
+	/* A hold a waiter's acquisition ended before its release was seen
+	 * (the release is stamped after its wake system call, so the woken
+	 * waiter's `acquired` can come first): its caused waits for that
+	 * release, which names the site and the hold time. */
+	int have_pend;
+	uint32_t pend_ti;
+	uint64_t pend_site, pend_caused;
+	int64_t pend_ts;                 /* when the waiter took the lock */
 	unsigned nblame, nwakers;
 	struct sa_blame blame[SA_BLAME_MAX];
 	struct sa_waker wakers[SA_BLAME_MAX];
@@ -248,25 +256,39 @@ static void account(struct sa_obj_waits *w, int64_t ts)
 }
 
 /* The hold in progress ends: its caused waiting goes to (ti, site). */
+static void charge(struct sa_obj_waits *w, int have_ti, uint32_t ti, uint64_t site,
+		   uint64_t caused, int have_hold, uint64_t hold_ns)
+{
+	if (!caused)
+		return;
+	struct sa_blame *b = have_ti ? blame_entry(w, ti, site, caused) : NULL;
+	if (b) {
+		b->holds++;
+		b->caused_ns += caused;
+		if (have_hold) {
+			b->hold_ns += hold_ns;
+			if (hold_ns > b->max_hold_ns)
+				b->max_hold_ns = hold_ns;
+		}
+	} else {
+		w->unblamed_ns += caused;
+	}
+}
+
 static void flush(struct sa_obj_waits *w, int have_ti, uint32_t ti, uint64_t site,
 		  int have_hold, uint64_t hold_ns)
 {
-	if (w->caused) {
-		struct sa_blame *b = have_ti ? blame_entry(w, ti, site, w->caused) : NULL;
-		if (b) {
-			b->holds++;
-			b->caused_ns += w->caused;
-			if (have_hold) {
-				b->hold_ns += hold_ns;
-				if (hold_ns > b->max_hold_ns)
-					b->max_hold_ns = hold_ns;
-			}
-		} else {
-			w->unblamed_ns += w->caused;
-		}
-	}
+	charge(w, have_ti, ti, site, w->caused, have_hold, hold_ns);
 	w->caused = 0;
 	w->have_holder = 0;
+}
+
+/* The pending hold's release never came: charged to its acquire site. */
+static void pend_flush(struct sa_obj_waits *w)
+{
+	if (w->have_pend)
+		charge(w, 1, w->pend_ti, w->pend_site, w->pend_caused, 0, 0);
+	w->have_pend = 0;
 }
 
 void sa_blame_requested(struct sa_model *m, uint32_t oi, uint32_t waiter_ti, int have_owner,
@@ -276,6 +298,7 @@ void sa_blame_requested(struct sa_model *m, uint32_t oi, uint32_t waiter_ti, int
 	if (!w)
 		return;
 	account(w, ts);
+	pend_flush(w);
 	if (have_owner && !(w->have_holder && w->holder == owner_ti)) {
 		if (w->have_holder) /* another hold ended, untraced */
 			flush(w, 1, w->holder, w->holder_site, 0, 0);
@@ -313,9 +336,16 @@ void sa_blame_acquired(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t si
 	if (!w)
 		return;
 	account(w, ts);
-	if (w->have_holder && w->holder != ti)
-		flush(w, 1, w->holder, w->holder_site, 0, 0);
-	else if (!w->have_holder && w->caused)
+	if (w->have_holder && w->holder != ti) {
+		/* Its release comes later (or never: pend_flush). */
+		pend_flush(w);
+		w->have_pend = 1;
+		w->pend_ti = w->holder;
+		w->pend_site = w->holder_site;
+		w->pend_caused = w->caused;
+		w->pend_ts = ts;
+		w->caused = 0;
+	} else if (!w->have_holder && w->caused)
 		flush(w, 0, 0, 0, 0, 0);
 	w->have_holder = 1;
 	w->holder = ti;
@@ -329,6 +359,15 @@ void sa_blame_released(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t si
 	if (!w)
 		return;
 	account(w, ts);
+	if (w->have_pend && w->pend_ti == ti && !(w->have_holder && w->holder == ti) &&
+	    (!have_hold || ts - (int64_t)hold_ns <= w->pend_ts)) {
+		/* The release of the hold a waiter's acquisition already ended. */
+		charge(w, 1, ti, site, w->pend_caused, have_hold, hold_ns);
+		w->have_pend = 0;
+		return;
+	}
+	/* (A pending hold of another thread stays pending: the waiter that
+	 * took the lock can release it before the old holder's release.) */
 	flush(w, 1, ti, site, have_hold, hold_ns);
 }
 

@@ -80,6 +80,7 @@ void sa_table_init(struct sa_table *t, const char *name, const char *title,
 		   const struct sa_col *cols, unsigned ncols);
 /* A new row of null cells; returns the row's cells, NULL on out of memory. */
 struct sa_cell *sa_table_row(struct sa_table *t);
+/* A string cell (copied; set again, the old string is freed). */
 void sa_cell_str(struct sa_cell *c, const char *s);
 void sa_cell_hist(struct sa_cell *c, const uint64_t *v, unsigned n);
 void sa_table_note(struct sa_table *t, const char *fmt, ...)

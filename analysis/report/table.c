@@ -32,6 +32,8 @@ struct sa_cell *sa_table_row(struct sa_table *t)
 
 void sa_cell_str(struct sa_cell *c, const char *s)
 {
+	if (!c->null)
+		free((void *)c->s); /* set again */
 	c->s = strdup(s ? s : "");
 	c->null = c->s == NULL;
 }

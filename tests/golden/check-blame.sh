@@ -7,20 +7,10 @@
 # function, K, and the hold time (at least 2 ms per hold).
 SYNCTRACE=$1 report=$2 prog=$3 K=$4
 . "$(dirname "$0")/../cli/lib.sh"
+. "$(dirname "$0")/lib.sh"
 need_daemon
 run_st 0 "record contended" record -q --level full --spin none -o "$T/trace" -- "$prog" "$K"
 "$report" --format json "$T/trace" >"$T/r.json" 2>"$T/err" || fail "json report: $(cat "$T/err")"
-q() { jq -r "$1" "$T/r.json"; }
-eqj() { # WHAT JQ WANT
-	local got
-	got=$(q "$2")
-	[ "$got" = "$3" ] && pass "$1: $got" || fail "$1: got '$got', want '$3'"
-}
-matchj() { # WHAT JQ REGEX
-	local got
-	got=$(q "$2")
-	[[ "$got" =~ $3 ]] && pass "$1: $got" || fail "$1: got '$got', want /$3/"
-}
 top='.tables[] | select(.name == "waits.top") | .rows[] | select(.name == "queue_lock" and .kind == "mutex")'
 eqj "waits.top: queue_lock's waits" "$top | .waits" "$K"
 eqj "waits.top: queue_lock's contended waits" "$top | .contended" "$K"

@@ -6,15 +6,10 @@
 # in JSON, CSV and text.
 SYNCTRACE=$1 report=$2 prog=$3 N=$4
 . "$(dirname "$0")/../cli/lib.sh"
+. "$(dirname "$0")/lib.sh"
 need_daemon
 run_st 0 "record condtimeouts" record -q -o "$T/trace" -- "$prog" "$N"
 "$report" --format json "$T/trace" >"$T/r.json" 2>"$T/err" || fail "json report: $(cat "$T/err")"
-q() { jq -r "$1" "$T/r.json"; }
-eqj() { # WHAT JQ WANT
-	local got
-	got=$(q "$2")
-	[ "$got" = "$3" ] && pass "$1: $got" || fail "$1: got '$got', want '$3'"
-}
 top='[.tables[] | select(.name == "waits.top") | .rows[]]'
 cv="$top | map(select(.kind == \"cond\" and .name == \"idle_cv\"))[0]"
 eqj "waits.top: idle_cv ranks first" "$top[0].name + \" \" + $top[0].kind" "idle_cv cond"

@@ -28,6 +28,13 @@ static int valid_spin(const char *s)
 	return 1;
 }
 
+/* The report option of a getopt code of record_parse. */
+static char *report_opt(int c)
+{
+	return c == 'F' ? "--format" : c == 'S' ? "--sort" : c == 'T' ? "--top"
+	       : c == 'Y' ? "--by" : c == 'A' ? "--all" : "--wide";
+}
+
 int record_parse(int argc, char **argv, struct record_opts *o, void (*help)(void), int for_run)
 {
 	static const struct option longs[] = {
@@ -95,26 +102,18 @@ int record_parse(int argc, char **argv, struct record_opts *o, void (*help)(void
 		case 'F':
 		case 'S':
 		case 'T':
-			if (!for_run || o->nreport > 8) {
-				say("unknown option '%s' (try --help)", argv[optind - 1]);
-				return -1;
-			}
-			o->report_args[o->nreport++] = c == 'F' ? "--format" : c == 'S' ? "--sort" : "--top";
-			o->report_args[o->nreport++] = optarg;
-			if (c == 'F')
-				o->report_format = optarg;
-			break;
 		case 'Y':
 		case 'A':
 		case 'W':
-			if (!for_run || o->nreport > 8) {
-				say("unknown option '%s' (try --help)", argv[optind - 1]);
-				return -1;
+			if (for_run && o->nreport <= 8) { /* run: the report's options, passed on */
+				o->report_args[o->nreport++] = report_opt(c);
+				if (optarg)
+					o->report_args[o->nreport++] = optarg;
+				if (c == 'F')
+					o->report_format = optarg;
+				break;
 			}
-			o->report_args[o->nreport++] = c == 'Y' ? "--by" : c == 'A' ? "--all" : "--wide";
-			if (c == 'Y')
-				o->report_args[o->nreport++] = optarg;
-			break;
+			/* fall through */
 		default:
 			say("unknown option '%s' (try --help)", argv[optind - 1]);
 			return -1;

@@ -365,7 +365,8 @@ static void wait_finding(struct fb *f, const struct sa_waits_view *v, const stru
 		say(f, ", while `%s` waited", s);
 		if (ob->caller && lockish) {
 			char site[256];
-			say(f, " (first at %s)", sa_site_name(m, ob->proc, ob->caller, site, sizeof(site)));
+			say(f, " (the lock first seen at %s)", sa_site_name(m, ob->proc, ob->caller, site,
+									  sizeof(site)));
 		}
 	}
 	/* What to try. */

@@ -186,6 +186,18 @@ void sa_html_render(const struct sa_model *m, const struct sa_report_opts *o,
 		sa_html_esc(out, o->messages[i]);
 		fputs("</p>\n", out);
 	}
+	const struct sa_table *top = sa_report_find(r, "findings");
+	int text = top ? sa_html_col(top, "text") : -1;
+	if (top && text >= 0) { /* the report opens with its findings, as in text */
+		fputs("<section id=\"findings\"><h2>Findings</h2>\n<ol class=\"findings\">\n", out);
+		for (unsigned i = 0; i < top->nrows; i++) {
+			const struct sa_cell *x = &top->cells[(size_t)i * top->ncols + (unsigned)text];
+			fputs("<li class=\"finding\">", out);
+			sa_html_esc(out, x->null ? "" : x->s);
+			fputs("</li>\n", out);
+		}
+		fputs("</ol></section>\n", out);
+	}
 	const struct sa_table *f = sa_report_find(r, "checks.findings");
 	if (f)
 		html_findings(f, out);

@@ -65,10 +65,10 @@ enum { SA_ID_TYPE, SA_ID_VPID, SA_ID_PROC, SA_ID_ADDR, SA_ID_INST, SA_ID_NAME, S
 	[(base) + SA_ID_PROC] = { "procname", "process", SA_COL_STR, SA_COL_WIDE, 0 }, \
 	[(base) + SA_ID_ADDR] = { "address", "address", SA_COL_HEX, SA_COL_WIDE, 0 }, \
 	[(base) + SA_ID_INST] = { "instance", "inst", SA_COL_U64, SA_COL_WIDE, 0 }, \
-	[(base) + SA_ID_NAME] = { "name", "object", SA_COL_STR, 0, 26 }, \
+	[(base) + SA_ID_NAME] = { "name", "object", SA_COL_STR, 0, 34 }, \
 	[(base) + SA_ID_CLASS] = { "class", "class", SA_COL_STR, SA_COL_WIDE, 0 }, \
 	[(base) + SA_ID_INSTANCES] = { "instances", "objs", SA_COL_U64, SA_COL_WIDE, 0 }, \
-	[(base) + SA_ID_SITE] = { "site", "site", SA_COL_STR, 0, 24 }
+	[(base) + SA_ID_SITE] = { "site", "site", SA_COL_STR, 0, 20 }
 /* Fill the group (c points at its first cell) for object obj. */
 void sa_id_fill(const struct sa_model *m, uint32_t obj, struct sa_cell *c);
 /* The number of objects object obj stands for (a class of destroyed

@@ -42,7 +42,7 @@ static const struct sa_col blame_cols[B_N] = {
 	[B_ROLE] = { "role", "role", SA_COL_STR, 0, 0 },
 	SA_ID_COLS(B_ID),
 	[B_TID] = { "by_tid", "tid", SA_COL_I64, SA_COL_WIDE, 0 },
-	[B_THREAD] = { "by_thread", "by thread", SA_COL_STR, 0, 16 },
+	[B_THREAD] = { "by_thread", "by thread", SA_COL_STR, 0, 24 },
 	[B_SITE] = { "by_site", "from", SA_COL_STR, 0, 30 },
 	[B_COUNT] = { "count", "count", SA_COL_U64, 0, 0 },
 	[B_RELEASED] = { "released", "released", SA_COL_U64, SA_COL_WIDE, 0 },
@@ -365,7 +365,8 @@ static void blame_table(const struct sa_model *m, const struct sa_report_opts *o
 		return;
 	t->minor = 3;
 	t->text_rows = 8;
-	t->text_hide = 1ull << (B_ID + SA_ID_SITE);
+	/* text: the rank names the row of waits.top; the thread in full */
+	t->text_hide = 1ull << (B_ID + SA_ID_SITE) | 1ull << (B_ID + SA_ID_NAME);
 	unsigned shown = 0;
 	char buf[256];
 	/* Groups in rank order. */

@@ -125,6 +125,8 @@ static int report(void *arg, uint64_t stop_after, volatile uint64_t *progress, i
 	}
 	if (r->work_event)
 		sa_model_set_work_event(st.model, r->work_event); /* checked in main */
+	if (r->opts.by == SA_BY_OBJECT) /* one row per object: none folded into classes */
+		sa_model_keep_objects(st.model, 1);
 	if (r->checks && !(st.opts.checks = sa_checks_attach(st.model))) {
 		rc = 2;
 		goto out;

@@ -243,9 +243,16 @@ static void discarded(struct fb *f)
 	sa_set_u(&c[F_COUNT], m->discarded_total);
 	sa_set_u(&c[F_OF], m->ndiscards);
 	sa_cell_str(&c[F_VERDICT], m->discarded_unknown ? "at_least" : "exact");
-	say(f, "the tracer discarded %s%s events in %u range%s: counts derived from events are "
-	    "lower bounds; record with --blocking to lose none.", m->discarded_unknown ?
+	unsigned impossible = 0;
+	for (uint32_t i = 0; i < m->ndiscards; i++)
+		impossible += !m->discards[i].count_known && m->discards[i].raw_count;
+	say(f, "the tracer discarded %s%s events in %u range%s", m->discarded_unknown ?
 	    "at least " : "", cnt(a, m->discarded_total), m->ndiscards, m->ndiscards == 1 ? "" : "s");
+	if (impossible)
+		say(f, " (%u range%s with a count that cannot be true, shown as unknown)", impossible,
+		    impossible == 1 ? "" : "s");
+	say(f, ": counts derived from events are lower bounds; record with --blocking to lose "
+	    "none.");
 	sa_cell_str(&c[F_TRY], "--blocking");
 	done(f, c);
 }

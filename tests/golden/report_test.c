@@ -200,7 +200,7 @@ static void findings_discarded(void)
  * apart. */
 static void class_rows(void)
 {
-	m->keep_objects = 0;
+	sa_model_keep_objects(m, 0);
 	start(1);
 	for (int k = 0; k < 2; k++)
 		feed(SA_EV_mutex_init, 10 + k, 1, "obj", I(0x7000 + k * 64), "caller", I(0x400),
@@ -243,7 +243,7 @@ int main(int argc, char **argv)
 	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		if (!strcmp(argv[1], cases[i].name)) {
 			m = sa_model_new();
-			m->keep_objects = 1;
+			sa_model_keep_objects(m, 1);
 			cases[i].fn();
 			sa_model_free(m);
 			return 0;

@@ -240,17 +240,38 @@ static void run_add(struct sa_symbols *s, uint32_t pi, uint64_t obj, int64_t ts,
 		h->runs[h->n - 1].last_ts = ts;
 		return;
 	}
-	if (grow((void **)&h->runs, &h->cap, h->n, sizeof(*h->runs)))
-		return;
+	if (h->n == h->cap) { /* most addresses have one run: start at one */
+		uint32_t c = h->cap ? h->cap * 2 : 1;
+		struct sa_sym_run *r = realloc(h->runs, c * sizeof(*r));
+		if (!r)
+			return;
+		h->runs = r;
+		h->cap = c;
+	}
 	h->runs[h->n++] = (struct sa_sym_run){ ts, ts, stack, init };
 }
 
 /* A synctrace event other than a stack's: an init, or the event a
  * stack:use announced, begins a run of its object's history. */
+/* Is event id an init (its name ends in ":init")? Known ids: a table
+ * made once; others (a newer trace's): by name. */
+static int is_init_event(const struct sa_event *e, const char *name)
+{
+	/* 0 unknown, 1 no, 2 yes; each entry only ever written with one value */
+	static signed char init_id[SA_EV_COUNT];
+	size_t len;
+	if (e->id > SA_EV_UNKNOWN && e->id < SA_EV_COUNT && init_id[e->id])
+		return init_id[e->id] == 2;
+	len = strlen(name);
+	int init = len > 5 && !strcmp(name + len - 5, ":init");
+	if (e->id > SA_EV_UNKNOWN && e->id < SA_EV_COUNT)
+		init_id[e->id] = (signed char)(init ? 2 : 1);
+	return init;
+}
+
 static void on_object_event(struct sa_model *m, const struct sa_event *e, const char *name)
 {
-	size_t len = strlen(name);
-	int init = len > 5 && !strcmp(name + len - 5, ":init");
+	int init = is_init_event(e, name);
 	struct sa_symbols *s = m->symbols;
 	if (!init && (!s || !s->npend_live))
 		return;
@@ -334,7 +355,7 @@ void sa_symbols_feed(struct sa_model *m, const struct sa_event *e)
 	int dl = !strncmp(name, "lttng_ust_dl:", 13);
 	int stack = !strncmp(name, "synctrace_stack:", 16);
 	if (!module && !dl && !stack) {
-		if (!strcmp(name, "synctrace_meta:mapping")) {
+		if (e->id == SA_EV_meta_mapping) {
 			struct sa_symbols *s = symbols_of(m);
 			if (s)
 				on_mapping(s, e);

@@ -138,6 +138,7 @@ struct sa_object {
 	 * caller, nothing else: reports skip it). */
 	uint32_t instances;
 	uint32_t klass;
+	int is_class;        /* a class's slot (outside the object map), whatever its instances */
 	int inited;          /* its init event was seen: a lifetime inside the trace */
 	int shared;          /* process-shared, one object in every process (shared_key) */
 	uint32_t next_in_proc;

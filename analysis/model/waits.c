@@ -9,6 +9,9 @@
  * event, else (a waiter took it and the release was not traced) the
  * holder's acquire site, 0 when unknown. So a hold that kept 3 threads
  * waiting 1 ms caused 3 ms, and the sum over holders is the waiting time.
+ * The unlock wakes a waiter and emits its event after, so the release
+ * event of a hold usually follows the next holder's acquisition: the hold
+ * that ended is parked until it (park()).
  *
  * A condvar waiter re-acquiring the mutex after its wait is not among
  * the lock's waiters; its re-acquisition time (when it slept) goes whole
@@ -17,7 +20,8 @@
  * WAKERS (condvars, semaphores): a signal (its signaled events name each
  * waiter's node) or a post that found sleepers is a wake by (thread,
  * site); each waiter it released adds the time from that waiter's wait
- * begin to the wake. */
+ * begin to the wake. A post is matched with the waiter that took its
+ * token, whichever of the two events comes first. */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1609,6 +1609,7 @@ static void fold_classes(void)
 	const struct sa_object *c = obj(1, 0x10000, 0);
 	CHECK(c && c == obj(1, 0x20000, 0) && c == obj(1, 0x10000, 1));
 	CHECK_EQ(c->instances, 3);
+	CHECK(c->is_class && obj(1, 0x30000, 0)->is_class); /* a class of one, too */
 	CHECK_EQ(c->caller, 0x400);
 	CHECK_EQ(c->type, SA_OBJ_MUTEX);
 	CHECK_EQ(c->destroyed, 1);

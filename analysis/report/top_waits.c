@@ -322,6 +322,8 @@ static void top_table(const struct sa_model *m, const struct sa_report_opts *o,
 		return;
 	t->minor = 3;
 	t->text_rows = 10;
+	if (m->nprocs > 1) /* which process, when there are several */
+		t->text_show = 1ull << (W_ID + SA_ID_PROC);
 	for (uint32_t i = 0; i < v->nrows && (!o->top || i < o->top); i++) {
 		const struct sa_wrow *w = &v->rows[i];
 		const struct sa_wgroup *g = &v->groups[w->group];
@@ -453,6 +455,8 @@ static void thread_table(const struct sa_model *m, const struct sa_report_opts *
 		goto out;
 	t->minor = 3;
 	t->text_rows = 10;
+	if (m->nprocs > 1)
+		t->text_show = 1ull << P_VPID;
 	for (uint32_t i = 0; i < m->nthreads; i++)
 		tp[i] = (struct top_pair){ UINT32_MAX, SA_WAIT_NKINDS, 0 };
 	sa_model_each_pair(m, best_pair, tp);

@@ -530,15 +530,16 @@ void sa_findings_build(const struct sa_model *m, const struct sa_report_opts *o,
 	struct sa_report_opts byclass = *o;
 	byclass.all = 0;
 	byclass.sort = SA_SORT_WAIT;
-	if (!sa_waits_view_make(m, &byclass, &v)) {
-		for (uint32_t i = 0; i < v.nrows && i < MAX_WAIT_FINDINGS; i++) {
+	const struct sa_waits_view *vv = sa_waits_view_get(m, &byclass, r, &v);
+	if (vv) {
+		for (uint32_t i = 0; i < vv->nrows && i < MAX_WAIT_FINDINGS; i++) {
 			/* The top row always; the next ones when they weigh (5 %). */
-			if (i && v.rows[i].s.wait_ns * 20 < v.total_ns)
+			if (i && vv->rows[i].s.wait_ns * 20 < vv->total_ns)
 				break;
-			if (v.rows[i].s.wait_ns || v.rows[i].s.timeouts)
-				wait_finding(&f, &v, &v.rows[i]);
+			if (vv->rows[i].s.wait_ns || vv->rows[i].s.timeouts)
+				wait_finding(&f, vv, &vv->rows[i]);
 		}
-		if (!v.total_ns) {
+		if (!vv->total_ns) {
 			struct sa_cell *c = row(&f, "no_wait");
 			if (c) {
 				say(&f, "no thread waited on a synchronization object in this trace.");

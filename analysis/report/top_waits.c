@@ -202,6 +202,9 @@ int sa_waits_view_make(const struct sa_model *m, const struct sa_report_opts *o,
 		       struct sa_waits_view *v)
 {
 	memset(v, 0, sizeof(*v));
+	v->by = o->by;
+	v->sort = o->sort;
+	v->all = o->all;
 	struct keyed *ks = malloc((m->nobjs + 1) * sizeof(*ks));
 	uint32_t n = 0;
 	if (!ks)
@@ -288,6 +291,27 @@ int sa_waits_view_make(const struct sa_model *m, const struct sa_report_opts *o,
 			g->rank = i + 1;
 	}
 	return 0;
+}
+
+const struct sa_waits_view *sa_waits_view_get(const struct sa_model *m,
+					      const struct sa_report_opts *o, struct sa_report *r,
+					      struct sa_waits_view *tmp)
+{
+	struct sa_waits_view *v = r->view;
+	if (v && v->by == o->by && v->sort == o->sort && v->all == o->all) {
+		memset(tmp, 0, sizeof(*tmp));
+		return v;
+	}
+	if (!v && (v = malloc(sizeof(*v)))) {
+		if (sa_waits_view_make(m, o, v)) {
+			free(v);
+			return NULL;
+		}
+		r->view = v;
+		memset(tmp, 0, sizeof(*tmp));
+		return v;
+	}
+	return sa_waits_view_make(m, o, tmp) ? NULL : tmp;
 }
 
 /* ---- tables -------------------------------------------------------------- */
@@ -510,11 +534,12 @@ out:
 void sa_waits_build(const struct sa_model *m, const struct sa_report_opts *o,
 		    struct sa_report *r)
 {
-	struct sa_waits_view v;
-	if (sa_waits_view_make(m, o, &v))
+	struct sa_waits_view tmp;
+	const struct sa_waits_view *v = sa_waits_view_get(m, o, r, &tmp);
+	if (!v)
 		return;
-	top_table(m, o, &v, r);
-	blame_table(m, o, &v, r);
+	top_table(m, o, v, r);
+	blame_table(m, o, v, r);
 	thread_table(m, o, r);
-	sa_waits_view_free(&v);
+	sa_waits_view_free(&tmp);
 }

@@ -45,6 +45,21 @@ static int64_t value(struct in *in)
 	return (int64_t)take(in, 8);
 }
 
+/* Addresses 0x1000..0x1fff of every process are one shared mapping: the
+ * model keys those objects across processes. */
+static int fuzz_shared_key(const struct sa_model *m, unsigned trace, int32_t vpid, uint64_t addr,
+			   uint64_t key[3])
+{
+	(void)m;
+	(void)vpid;
+	if ((addr & ~0xfffull) != 0x1000)
+		return 0;
+	key[0] = trace;
+	key[1] = 7;
+	key[2] = addr & 0xfff;
+	return 1;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct in in = { data, size };
@@ -54,6 +69,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	/* Some inputs pick a unit of work (--work-event) and run the checks. */
 	struct sa_checks *chk = size && (data[0] & 4) ? sa_checks_attach(m) : NULL;
+	/* Some keep every object (reports by object), some share objects
+	 * across processes; the others fold destroyed ones into classes. */
+	if (size && (data[0] & 8))
+		sa_model_keep_objects(m, 1);
+	if (size && (data[0] & 16))
+		m->shared_key = fuzz_shared_key;
 	if (size && (data[0] & 3) == 1)
 		sa_model_set_work_event(m, "foreign:event/units");
 	else if (size && (data[0] & 3) == 2)

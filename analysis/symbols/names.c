@@ -152,15 +152,8 @@ static void wraps_build(const struct sa_model *m)
 					s->wraps[w].callers = 2;
 				continue;
 			}
-			if (s->nwraps == s->capwraps) {
-				uint32_t c = s->capwraps ? s->capwraps * 2 : 64;
-				struct sa_sym_wrap *nw = realloc(s->wraps, c * sizeof(*nw));
-				if (!nw)
-					return;
-				s->wraps = nw;
-				s->capwraps = c;
-			}
-			if (sa_map_put(&s->wrap_map, pi, st->frames[k], s->nwraps))
+			if (sa_grow((void **)&s->wraps, s->nwraps, &s->capwraps, sizeof(*s->wraps)) ||
+			    sa_map_put(&s->wrap_map, pi, st->frames[k], s->nwraps))
 				return;
 			s->wraps[s->nwraps++] = (struct sa_sym_wrap){ st->frames[k + 1], 1 };
 		}

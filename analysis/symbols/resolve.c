@@ -146,15 +146,8 @@ static int code_cached(const struct sa_sym_proc *p, uint64_t addr, int is_return
 static void code_keep(struct sa_sym_proc *p, uint64_t addr, int is_return,
 		      const struct sa_sym_code *c)
 {
-	if (p->ncodes == p->capcodes) {
-		uint32_t cap = p->capcodes ? p->capcodes * 2 : 64;
-		struct sa_sym_code *n = realloc(p->codes, cap * sizeof(*n));
-		if (!n)
-			return;
-		p->codes = n;
-		p->capcodes = cap;
-	}
-	if (sa_map_put(&p->code_map, (uint64_t)is_return, addr, p->ncodes))
+	if (sa_grow((void **)&p->codes, p->ncodes, &p->capcodes, sizeof(*p->codes)) ||
+	    sa_map_put(&p->code_map, (uint64_t)is_return, addr, p->ncodes))
 		return;
 	p->codes[p->ncodes] = *c;
 	if (c->fn == c->fnbuf)

@@ -7,6 +7,8 @@
 #   ./synctrace.sh build                  install what is missing and build
 #   ./synctrace.sh bench [NAMES] [-r N]   the seed experiments, paired with glibc
 #   ./synctrace.sh fuzz [SECONDS]         fuzz the analyzer's trace input (600 s)
+#   ./synctrace.sh golden [--record]      rewrite the golden reports after an
+#                                         intended change (--record: the traces too)
 #
 # Missing Debian packages (deps/debian-packages.txt, the one list) are
 # installed with apt-get when run as root; otherwise the apt-get line to run
@@ -208,11 +210,23 @@ fuzz)
 	"$ROOT/tests/fuzz/run-fuzz.sh" run "$BUILD/analysis/trace-fuzz" "$ROOT/tests/fuzz" \
 		"$BUILD/tests/fuzz/long" "${1:-600}" "${2:-0}"
 	;;
+golden)
+	# ./synctrace.sh golden: build, then rewrite tests/golden/expected from
+	# the checked-in traces (review the diff); --record records the traces
+	# again first (tests/golden/record.sh, with a private session daemon).
+	ensure_packages
+	build
+	if [ "${1:-}" = --record ]; then
+		with_sessiond "$ROOT/tests/golden/record.sh" "$BUILD"
+	else
+		"$ROOT/tests/golden/golden.sh" "$BUILD" --update
+	fi
+	;;
 __in-namespace) in_namespace "$@" ;;
 __tests) run_tests "$@" ;;
 __run) run_main "$@" ;;
 *)
-	sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
 	[ "$cmd" = help ] || exit 2
 	;;
 esac

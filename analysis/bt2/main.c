@@ -24,10 +24,15 @@
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: " PROG " [--format text|json|csv|html] [--sort wait|contended|acquisitions|hold]\n"
-		   "       [--top N] [--checks] [--window START,END] [--work-event EVENT[/FIELD]]\n"
-		   "       [-o FILE] TRACE_PATH...\n"
+		   "       [--by class|object|site] [--all] [--wide] [--top N] [--checks]\n"
+		   "       [--window START,END] [--work-event EVENT[/FIELD]] [-o FILE] TRACE_PATH...\n"
 		   "Each TRACE_PATH is a CTF trace directory or a directory searched for them\n"
 		   "(an LTTng session output: .../ust/uid/<uid>/64-bit).\n"
+		   "The report opens with its findings, then where threads wait, ranked.\n"
+		   "--by: group the objects of the ranked view by class (default: the same\n"
+		   "name or init site), one row per object, or per init site.\n"
+		   "--all: also the rows and threads that never waited.\n"
+		   "--wide: text with every table, every column and every row.\n"
 		   "--checks: debug checks (misuse, lock-order inversions) as one more table.\n"
 		   "--window START,END: the HTML timeline's window, in seconds from the first\n"
 		   "event (default: the busiest second).\n"
@@ -120,6 +125,8 @@ static int report(void *arg, uint64_t stop_after, volatile uint64_t *progress, i
 	}
 	if (r->work_event)
 		sa_model_set_work_event(st.model, r->work_event); /* checked in main */
+	if (r->opts.by == SA_BY_OBJECT) /* one row per object: none folded into classes */
+		sa_model_keep_objects(st.model, 1);
 	if (r->checks && !(st.opts.checks = sa_checks_attach(st.model))) {
 		rc = 2;
 		goto out;
@@ -188,6 +195,9 @@ int main(int argc, char **argv)
 		{ "checks", no_argument, NULL, 'c' },
 		{ "window", required_argument, NULL, 'w' },
 		{ "work-event", required_argument, NULL, 'W' },
+		{ "by", required_argument, NULL, 'B' },
+		{ "all", no_argument, NULL, 'A' },
+		{ "wide", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -224,6 +234,20 @@ int main(int argc, char **argv)
 		}
 		case 'o':
 			r.outpath = optarg;
+			break;
+		case 'B':
+			if ((c = sa_report_parse_by(optarg)) < 0) {
+				fprintf(stderr, PROG ": --by wants class, object or site, not '%s'\n",
+					optarg);
+				return 2;
+			}
+			r.opts.by = (enum sa_by)c;
+			break;
+		case 'A':
+			r.opts.all = 1;
+			break;
+		case 'D':
+			r.opts.wide = 1;
 			break;
 		case 'c':
 			r.checks = 1;

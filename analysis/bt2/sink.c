@@ -289,6 +289,15 @@ static int parse_params(struct sa_sink_state *s, const bt_value *params)
 		if (k >= 0)
 			s->opts.sort = (enum sa_sort)k;
 	}
+	if ((v = bt_value_map_borrow_entry_value_const(params, "by")) && bt_value_is_string(v)) {
+		int k = sa_report_parse_by(bt_value_string_get(v));
+		if (k >= 0)
+			s->opts.by = (enum sa_by)k;
+	}
+	if ((v = bt_value_map_borrow_entry_value_const(params, "all")) && bt_value_is_bool(v))
+		s->opts.all = bt_value_bool_get(v);
+	if ((v = bt_value_map_borrow_entry_value_const(params, "wide")) && bt_value_is_bool(v))
+		s->opts.wide = bt_value_bool_get(v);
 	if ((v = bt_value_map_borrow_entry_value_const(params, "top"))) {
 		if (bt_value_is_unsigned_integer(v))
 			s->opts.top = (unsigned)bt_value_integer_unsigned_get(v);
@@ -324,6 +333,8 @@ sa_sink_initialize(bt_self_component_sink *self, bt_self_component_sink_configur
 			free(s);
 			return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
 		}
+		if (s->opts.by == SA_BY_OBJECT) /* one row per object: none folded */
+			sa_model_keep_objects(s->model, 1);
 	}
 	if (bt_self_component_sink_add_input_port(self, "in", NULL, NULL) !=
 	    BT_SELF_COMPONENT_ADD_PORT_STATUS_OK) {

@@ -384,7 +384,10 @@ void sa_blame_released(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t si
 		w->pk_valid = 0;
 		return;
 	}
-	unpark(w);
+	/* A hold parked for another thread stays parked: the waiter that took
+	 * the lock often releases it before the old holder's release event. */
+	if (!(w->pk_valid && w->pk_have_ti && w->pk_ti != ti))
+		unpark(w);
 	charge(w, 1, ti, site, w->caused, have_hold, hold_ns);
 	w->caused = 0;
 	w->have_holder = 0;

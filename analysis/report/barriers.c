@@ -4,62 +4,68 @@
  * runs). Tables only when the trace has such objects (schema 1.2). */
 #include <stdlib.h>
 
-#include "sa_config.h"
-#include "sa_report.h"
+#include "sa_report_util.h"
 #include "sa_symbols.h"
-#if SA_HAVE_barrier
 #include "sa_barrier.h"
-#endif
-#if SA_HAVE_once
 #include "sa_once.h"
-#endif
 
-#if SA_HAVE_barrier
-static const struct sa_col bar_cols[] = {
-	{ "vpid", "pid", SA_COL_I64 },
-	{ "procname", "process", SA_COL_STR },
-	{ "address", "address", SA_COL_HEX },
-	{ "instance", "inst", SA_COL_U64 },
-	{ "caller", "first call site", SA_COL_HEX },
-	{ "count", "count", SA_COL_I64 },
-	{ "rounds", "rounds", SA_COL_U64 },
-	{ "waits", "waits", SA_COL_U64 },
-	{ "departures", "departed", SA_COL_U64 },
-	{ "woken", "woken", SA_COL_U64 },
-	{ "serial_threads", "last arrivers", SA_COL_U64 },
-	{ "top_serial_tid", "most often last", SA_COL_I64 },
-	{ "top_serial_rounds", "its rounds", SA_COL_U64 },
-	{ "top_serial_share", "its share", SA_COL_PCT },
-	{ "wait_total_ns", "wait total", SA_COL_U64 },
-	{ "wait_mean_ns", "mean", SA_COL_U64 },
-	{ "wait_p50_ns", "p50", SA_COL_U64 },
-	{ "wait_p99_ns", "p99", SA_COL_U64 },
-	{ "wait_max_ns", "max", SA_COL_U64 },
-	{ "wait_last_total_ns", "for last total", SA_COL_U64 },
-	{ "wait_last_mean_ns", "for last mean", SA_COL_U64 },
-	{ "wait_last_max_ns", "for last max", SA_COL_U64 },
-	{ "wakeup_mean_ns", "wakeup mean", SA_COL_U64 },
-	{ "wakeup_max_ns", "wakeup max", SA_COL_U64 },
-	{ "spread_mean_ns", "spread mean", SA_COL_U64 },
-	{ "spread_max_ns", "spread max", SA_COL_U64 },
-	{ "destroy_busy", "destroy EBUSY", SA_COL_U64 },
-	{ "wait_log2_hist", "wait log2(ns) histogram", SA_COL_HIST },
+enum {
+	BA_VPID, BA_PROCNAME, BA_ADDRESS, BA_INSTANCE, BA_CALLER, BA_COUNT, BA_ROUNDS, BA_WAITS,
+	BA_DEPARTURES, BA_WOKEN, BA_SERIAL_THREADS, BA_TOP_SERIAL_TID, BA_TOP_SERIAL_ROUNDS,
+	BA_TOP_SERIAL_SHARE, BA_WAIT_TOTAL_NS, BA_WAIT_MEAN_NS, BA_WAIT_P50_NS, BA_WAIT_P99_NS,
+	BA_WAIT_MAX_NS, BA_WAIT_LAST_TOTAL_NS, BA_WAIT_LAST_MEAN_NS, BA_WAIT_LAST_MAX_NS,
+	BA_WAKEUP_MEAN_NS, BA_WAKEUP_MAX_NS, BA_SPREAD_MEAN_NS, BA_SPREAD_MAX_NS, BA_DESTROY_BUSY,
+	BA_WAIT_LOG2_HIST, BA_N
+};
+static const struct sa_col bar_cols[BA_N] = {
+	[BA_VPID] = { "vpid", "pid", SA_COL_I64, 0, 0 },
+	[BA_PROCNAME] = { "procname", "process", SA_COL_STR, 0, 0 },
+	[BA_ADDRESS] = { "address", "address", SA_COL_HEX, 0, 0 },
+	[BA_INSTANCE] = { "instance", "inst", SA_COL_U64, 0, 0 },
+	[BA_CALLER] = { "caller", "first call site", SA_COL_HEX, 0, 0 },
+	[BA_COUNT] = { "count", "count", SA_COL_I64, 0, 0 },
+	[BA_ROUNDS] = { "rounds", "rounds", SA_COL_U64, 0, 0 },
+	[BA_WAITS] = { "waits", "waits", SA_COL_U64, 0, 0 },
+	[BA_DEPARTURES] = { "departures", "departed", SA_COL_U64, 0, 0 },
+	[BA_WOKEN] = { "woken", "woken", SA_COL_U64, 0, 0 },
+	[BA_SERIAL_THREADS] = { "serial_threads", "last arrivers", SA_COL_U64, 0, 0 },
+	[BA_TOP_SERIAL_TID] = { "top_serial_tid", "most often last", SA_COL_I64, 0, 0 },
+	[BA_TOP_SERIAL_ROUNDS] = { "top_serial_rounds", "its rounds", SA_COL_U64, 0, 0 },
+	[BA_TOP_SERIAL_SHARE] = { "top_serial_share", "its share", SA_COL_PCT, 0, 0 },
+	[BA_WAIT_TOTAL_NS] = { "wait_total_ns", "wait total", SA_COL_NS, 0, 0 },
+	[BA_WAIT_MEAN_NS] = { "wait_mean_ns", "mean", SA_COL_NS, 0, 0 },
+	[BA_WAIT_P50_NS] = { "wait_p50_ns", "p50", SA_COL_NS, 0, 0 },
+	[BA_WAIT_P99_NS] = { "wait_p99_ns", "p99", SA_COL_NS, 0, 0 },
+	[BA_WAIT_MAX_NS] = { "wait_max_ns", "max", SA_COL_NS, 0, 0 },
+	[BA_WAIT_LAST_TOTAL_NS] = { "wait_last_total_ns", "for last total", SA_COL_NS, 0, 0 },
+	[BA_WAIT_LAST_MEAN_NS] = { "wait_last_mean_ns", "for last mean", SA_COL_NS, 0, 0 },
+	[BA_WAIT_LAST_MAX_NS] = { "wait_last_max_ns", "for last max", SA_COL_NS, 0, 0 },
+	[BA_WAKEUP_MEAN_NS] = { "wakeup_mean_ns", "wakeup mean", SA_COL_NS, 0, 0 },
+	[BA_WAKEUP_MAX_NS] = { "wakeup_max_ns", "wakeup max", SA_COL_NS, 0, 0 },
+	[BA_SPREAD_MEAN_NS] = { "spread_mean_ns", "spread mean", SA_COL_NS, 0, 0 },
+	[BA_SPREAD_MAX_NS] = { "spread_max_ns", "spread max", SA_COL_NS, 0, 0 },
+	[BA_DESTROY_BUSY] = { "destroy_busy", "destroy EBUSY", SA_COL_U64, 0, 0 },
+	[BA_WAIT_LOG2_HIST] = { "wait_log2_hist", "wait log2(ns) histogram", SA_COL_HIST, 0, 0 },
 };
 
-static const struct sa_col bar_thread_cols[] = {
-	{ "vpid", "pid", SA_COL_I64 },
-	{ "address", "barrier", SA_COL_HEX },
-	{ "instance", "inst", SA_COL_U64 },
-	{ "vtid", "tid", SA_COL_I64 },
-	{ "name", "name", SA_COL_STR },
-	{ "passes", "passes", SA_COL_U64 },
-	{ "waits", "waits", SA_COL_U64 },
-	{ "serial", "last", SA_COL_U64 },
-	{ "serial_share", "last%", SA_COL_PCT },
-	{ "released_others", "released", SA_COL_U64 },
-	{ "wait_ns", "wait", SA_COL_U64 },
-	{ "wait_last_ns", "waited for last", SA_COL_U64 },
-	{ "made_wait_ns", "made others wait", SA_COL_U64 },
+enum {
+	BT_VPID, BT_ADDRESS, BT_INSTANCE, BT_VTID, BT_NAME, BT_PASSES, BT_WAITS, BT_SERIAL,
+	BT_SERIAL_SHARE, BT_RELEASED_OTHERS, BT_WAIT_NS, BT_WAIT_LAST_NS, BT_MADE_WAIT_NS, BT_N
+};
+static const struct sa_col bar_thread_cols[BT_N] = {
+	[BT_VPID] = { "vpid", "pid", SA_COL_I64, 0, 0 },
+	[BT_ADDRESS] = { "address", "barrier", SA_COL_HEX, 0, 0 },
+	[BT_INSTANCE] = { "instance", "inst", SA_COL_U64, 0, 0 },
+	[BT_VTID] = { "vtid", "tid", SA_COL_I64, 0, 0 },
+	[BT_NAME] = { "name", "name", SA_COL_STR, 0, 0 },
+	[BT_PASSES] = { "passes", "passes", SA_COL_U64, 0, 0 },
+	[BT_WAITS] = { "waits", "waits", SA_COL_U64, 0, 0 },
+	[BT_SERIAL] = { "serial", "last", SA_COL_U64, 0, 0 },
+	[BT_SERIAL_SHARE] = { "serial_share", "last%", SA_COL_PCT, 0, 0 },
+	[BT_RELEASED_OTHERS] = { "released_others", "released", SA_COL_U64, 0, 0 },
+	[BT_WAIT_NS] = { "wait_ns", "wait", SA_COL_NS, 0, 0 },
+	[BT_WAIT_LAST_NS] = { "wait_last_ns", "waited for last", SA_COL_NS, 0, 0 },
+	[BT_MADE_WAIT_NS] = { "made_wait_ns", "made others wait", SA_COL_NS, 0, 0 },
 };
 
 static uint64_t mean(const struct sa_dist *d)
@@ -98,9 +104,9 @@ static void barriers(const struct sa_model *m, const struct sa_report_opts *o,
 	}
 	qsort(rk, n, sizeof(*rk), sa_rank_desc);
 	struct sa_table *t = sa_report_table(r, "barriers.objects", "Barriers", bar_cols,
-					     SA_N(bar_cols));
+					     BA_N);
 	struct sa_table *tt = sa_report_table(r, "barriers.threads", "Barrier rounds per thread",
-					      bar_thread_cols, SA_N(bar_thread_cols));
+					      bar_thread_cols, BT_N);
 	if (!t || !tt) {
 		free(rk);
 		return;
@@ -115,25 +121,25 @@ static void barriers(const struct sa_model *m, const struct sa_report_opts *o,
 			break;
 		uint64_t nserial;
 		int64_t top = top_serial(b, &nserial);
-		sa_set_i(&c[0], m->procs[ob->proc].vpid);
-		sa_cell_str(&c[1], sa_proc_name(m, ob->proc));
-		sa_set_u(&c[2], ob->addr);
-		sa_set_u(&c[3], ob->instance);
+		sa_set_i(&c[BA_VPID], m->procs[ob->proc].vpid);
+		sa_cell_str(&c[BA_PROCNAME], sa_proc_name(m, ob->proc));
+		sa_set_u(&c[BA_ADDRESS], ob->addr);
+		sa_set_u(&c[BA_INSTANCE], ob->instance);
 		if (ob->caller)
-			sa_set_u(&c[4], ob->caller);
+			sa_set_u(&c[BA_CALLER], ob->caller);
 		if (b->count > 0)
-			sa_set_i(&c[5], b->count);
-		sa_set_u(&c[6], b->rounds);
-		sa_set_u(&c[7], b->waits);
-		sa_set_u(&c[8], b->departures);
-		sa_set_u(&c[9], b->woken);
-		sa_set_u(&c[10], nserial);
+			sa_set_i(&c[BA_COUNT], b->count);
+		sa_set_u(&c[BA_ROUNDS], b->rounds);
+		sa_set_u(&c[BA_WAITS], b->waits);
+		sa_set_u(&c[BA_DEPARTURES], b->departures);
+		sa_set_u(&c[BA_WOKEN], b->woken);
+		sa_set_u(&c[BA_SERIAL_THREADS], nserial);
 		if (top >= 0) {
 			const struct sa_bar_thread *bt = &b->th[top];
-			sa_set_i(&c[11], m->threads[bt->ti].vtid);
-			sa_set_u(&c[12], bt->serial);
+			sa_set_i(&c[BA_TOP_SERIAL_TID], m->threads[bt->ti].vtid);
+			sa_set_u(&c[BA_TOP_SERIAL_ROUNDS], bt->serial);
 			if (b->rounds)
-				sa_set_f(&c[13], (double)bt->serial / (double)b->rounds);
+				sa_set_f(&c[BA_TOP_SERIAL_SHARE], (double)bt->serial / (double)b->rounds);
 			if (b->rounds >= 2 && 2 * bt->serial > b->rounds && verdicts < 5) {
 				verdicts++;
 				sa_table_note(t, "barrier 0x%llx: thread %d (%s) arrived last in %llu "
@@ -144,26 +150,26 @@ static void barriers(const struct sa_model *m, const struct sa_report_opts *o,
 					      (unsigned long long)b->rounds, (double)bt->made_wait_ns / 1e6);
 			}
 		}
-		sa_set_u(&c[14], b->wait.sum);
+		sa_set_u(&c[BA_WAIT_TOTAL_NS], b->wait.sum);
 		if (b->wait.n) {
-			sa_set_u(&c[15], mean(&b->wait));
-			sa_set_u(&c[16], sa_dist_pct(&b->wait, 0.50));
-			sa_set_u(&c[17], sa_dist_pct(&b->wait, 0.99));
-			sa_set_u(&c[18], b->wait.max);
+			sa_set_u(&c[BA_WAIT_MEAN_NS], mean(&b->wait));
+			sa_set_u(&c[BA_WAIT_P50_NS], sa_dist_pct(&b->wait, 0.50));
+			sa_set_u(&c[BA_WAIT_P99_NS], sa_dist_pct(&b->wait, 0.99));
+			sa_set_u(&c[BA_WAIT_MAX_NS], b->wait.max);
 		}
-		sa_set_u(&c[19], b->wait_last.sum);
+		sa_set_u(&c[BA_WAIT_LAST_TOTAL_NS], b->wait_last.sum);
 		if (b->wait_last.n) {
-			sa_set_u(&c[20], mean(&b->wait_last));
-			sa_set_u(&c[21], b->wait_last.max);
-			sa_set_u(&c[22], mean(&b->wakeup));
-			sa_set_u(&c[23], b->wakeup.max);
+			sa_set_u(&c[BA_WAIT_LAST_MEAN_NS], mean(&b->wait_last));
+			sa_set_u(&c[BA_WAIT_LAST_MAX_NS], b->wait_last.max);
+			sa_set_u(&c[BA_WAKEUP_MEAN_NS], mean(&b->wakeup));
+			sa_set_u(&c[BA_WAKEUP_MAX_NS], b->wakeup.max);
 		}
 		if (b->spread.n) {
-			sa_set_u(&c[24], mean(&b->spread));
-			sa_set_u(&c[25], b->spread.max);
+			sa_set_u(&c[BA_SPREAD_MEAN_NS], mean(&b->spread));
+			sa_set_u(&c[BA_SPREAD_MAX_NS], b->spread.max);
 		}
-		sa_set_u(&c[26], b->destroy_busy);
-		sa_set_hist(&c[27], &b->wait);
+		sa_set_u(&c[BA_DESTROY_BUSY], b->destroy_busy);
+		sa_set_hist(&c[BA_WAIT_LOG2_HIST], &b->wait);
 
 		/* Its threads, the one that made the others wait most first. */
 		struct sa_rank *tr = malloc((b->nth + 1) * sizeof(*tr));
@@ -178,20 +184,20 @@ static void barriers(const struct sa_model *m, const struct sa_report_opts *o,
 			struct sa_cell *d = sa_table_row(tt);
 			if (!d)
 				break;
-			sa_set_i(&d[0], m->procs[ob->proc].vpid);
-			sa_set_u(&d[1], ob->addr);
-			sa_set_u(&d[2], ob->instance);
-			sa_set_i(&d[3], th->vtid);
-			sa_cell_str(&d[4], th->procname);
-			sa_set_u(&d[5], bt->passes);
-			sa_set_u(&d[6], bt->waits);
-			sa_set_u(&d[7], bt->serial);
+			sa_set_i(&d[BT_VPID], m->procs[ob->proc].vpid);
+			sa_set_u(&d[BT_ADDRESS], ob->addr);
+			sa_set_u(&d[BT_INSTANCE], ob->instance);
+			sa_set_i(&d[BT_VTID], th->vtid);
+			sa_cell_str(&d[BT_NAME], th->procname);
+			sa_set_u(&d[BT_PASSES], bt->passes);
+			sa_set_u(&d[BT_WAITS], bt->waits);
+			sa_set_u(&d[BT_SERIAL], bt->serial);
 			if (bt->passes)
-				sa_set_f(&d[8], (double)bt->serial / (double)bt->passes);
-			sa_set_u(&d[9], bt->released_others);
-			sa_set_u(&d[10], bt->wait_ns);
-			sa_set_u(&d[11], bt->wait_last_ns);
-			sa_set_u(&d[12], bt->made_wait_ns);
+				sa_set_f(&d[BT_SERIAL_SHARE], (double)bt->serial / (double)bt->passes);
+			sa_set_u(&d[BT_RELEASED_OTHERS], bt->released_others);
+			sa_set_u(&d[BT_WAIT_NS], bt->wait_ns);
+			sa_set_u(&d[BT_WAIT_LAST_NS], bt->wait_last_ns);
+			sa_set_u(&d[BT_MADE_WAIT_NS], bt->made_wait_ns);
 		}
 		free(tr);
 	}
@@ -208,32 +214,36 @@ static void barriers(const struct sa_model *m, const struct sa_report_opts *o,
 		      "rounds it released");
 	free(rk);
 }
-#endif
 
-#if SA_HAVE_once
-static const struct sa_col once_cols[] = {
-	{ "vpid", "pid", SA_COL_I64 },
-	{ "procname", "process", SA_COL_STR },
-	{ "address", "address", SA_COL_HEX },
-	{ "instance", "inst", SA_COL_U64 },
-	{ "caller", "first call site", SA_COL_HEX },
-	{ "routine", "routine", SA_COL_HEX },
-	{ "runner", "ran it", SA_COL_I64 },
-	{ "runner_name", "name", SA_COL_STR },
-	{ "run_ns", "run (ns)", SA_COL_U64 },
-	{ "runs", "runs", SA_COL_U64 },
-	{ "completed", "completed", SA_COL_U64 },
-	{ "cancelled", "cancelled", SA_COL_U64 },
-	{ "cancelled_runner", "cancelled in", SA_COL_I64 },
-	{ "run_total_ns", "runs total", SA_COL_U64 },
-	{ "waits", "waiters", SA_COL_U64 },
-	{ "max_waiting", "at once", SA_COL_U64 },
-	{ "wait_total_ns", "wait total", SA_COL_U64 },
-	{ "wait_mean_ns", "mean", SA_COL_U64 },
-	{ "wait_max_ns", "max", SA_COL_U64 },
-	{ "woken", "woken", SA_COL_U64 },
-	{ "running_at_end", "unfinished", SA_COL_BOOL },
-	{ "routine_site", "routine site", SA_COL_STR }, /* only with call sites */
+enum {
+	ON_VPID, ON_PROCNAME, ON_ADDRESS, ON_INSTANCE, ON_CALLER, ON_ROUTINE, ON_RUNNER,
+	ON_RUNNER_NAME, ON_RUN_NS, ON_RUNS, ON_COMPLETED, ON_CANCELLED, ON_CANCELLED_RUNNER,
+	ON_RUN_TOTAL_NS, ON_WAITS, ON_MAX_WAITING, ON_WAIT_TOTAL_NS, ON_WAIT_MEAN_NS,
+	ON_WAIT_MAX_NS, ON_WOKEN, ON_RUNNING_AT_END, ON_ROUTINE_SITE, ON_N
+};
+static const struct sa_col once_cols[ON_N] = {
+	[ON_VPID] = { "vpid", "pid", SA_COL_I64, 0, 0 },
+	[ON_PROCNAME] = { "procname", "process", SA_COL_STR, 0, 0 },
+	[ON_ADDRESS] = { "address", "address", SA_COL_HEX, 0, 0 },
+	[ON_INSTANCE] = { "instance", "inst", SA_COL_U64, 0, 0 },
+	[ON_CALLER] = { "caller", "first call site", SA_COL_HEX, 0, 0 },
+	[ON_ROUTINE] = { "routine", "routine", SA_COL_HEX, 0, 0 },
+	[ON_RUNNER] = { "runner", "ran it", SA_COL_I64, 0, 0 },
+	[ON_RUNNER_NAME] = { "runner_name", "name", SA_COL_STR, 0, 0 },
+	[ON_RUN_NS] = { "run_ns", "run (ns)", SA_COL_NS, 0, 0 },
+	[ON_RUNS] = { "runs", "runs", SA_COL_U64, 0, 0 },
+	[ON_COMPLETED] = { "completed", "completed", SA_COL_U64, 0, 0 },
+	[ON_CANCELLED] = { "cancelled", "cancelled", SA_COL_U64, 0, 0 },
+	[ON_CANCELLED_RUNNER] = { "cancelled_runner", "cancelled in", SA_COL_I64, 0, 0 },
+	[ON_RUN_TOTAL_NS] = { "run_total_ns", "runs total", SA_COL_NS, 0, 0 },
+	[ON_WAITS] = { "waits", "waiters", SA_COL_U64, 0, 0 },
+	[ON_MAX_WAITING] = { "max_waiting", "at once", SA_COL_U64, 0, 0 },
+	[ON_WAIT_TOTAL_NS] = { "wait_total_ns", "wait total", SA_COL_NS, 0, 0 },
+	[ON_WAIT_MEAN_NS] = { "wait_mean_ns", "mean", SA_COL_NS, 0, 0 },
+	[ON_WAIT_MAX_NS] = { "wait_max_ns", "max", SA_COL_NS, 0, 0 },
+	[ON_WOKEN] = { "woken", "woken", SA_COL_U64, 0, 0 },
+	[ON_RUNNING_AT_END] = { "running_at_end", "unfinished", SA_COL_BOOL, 0, 0 },
+	[ON_ROUTINE_SITE] = { "routine_site", "routine site", SA_COL_STR, 0, 0 }, /* only with call sites */
 };
 
 /* The name of thread vtid of process pi ("" if unknown). */
@@ -255,7 +265,7 @@ static void onces(const struct sa_model *m, const struct sa_report_opts *o, stru
 			rk[n++] = (struct sa_rank){ i, x->wait.sum + x->run.sum };
 		}
 	struct sa_table *t = n ? sa_report_table(r, "once.objects", "Once (pthread_once, call_once)",
-						 once_cols, SA_N(once_cols) - !m->symbols)
+						 once_cols, ON_N - !m->symbols)
 			       : NULL;
 	if (!t) {
 		free(rk);
@@ -269,39 +279,39 @@ static void onces(const struct sa_model *m, const struct sa_report_opts *o, stru
 		struct sa_cell *c = sa_table_row(t);
 		if (!c)
 			break;
-		sa_set_i(&c[0], m->procs[ob->proc].vpid);
-		sa_cell_str(&c[1], sa_proc_name(m, ob->proc));
-		sa_set_u(&c[2], ob->addr);
-		sa_set_u(&c[3], ob->instance);
+		sa_set_i(&c[ON_VPID], m->procs[ob->proc].vpid);
+		sa_cell_str(&c[ON_PROCNAME], sa_proc_name(m, ob->proc));
+		sa_set_u(&c[ON_ADDRESS], ob->addr);
+		sa_set_u(&c[ON_INSTANCE], ob->instance);
 		if (ob->caller)
-			sa_set_u(&c[4], ob->caller);
+			sa_set_u(&c[ON_CALLER], ob->caller);
 		if (x->routine)
-			sa_set_u(&c[5], x->routine);
+			sa_set_u(&c[ON_ROUTINE], x->routine);
 		if (x->completed) {
-			sa_set_i(&c[6], x->runner);
-			sa_cell_str(&c[7], thread_name(m, ob->proc, x->runner));
-			sa_set_u(&c[8], x->run_done_ns);
+			sa_set_i(&c[ON_RUNNER], x->runner);
+			sa_cell_str(&c[ON_RUNNER_NAME], thread_name(m, ob->proc, x->runner));
+			sa_set_u(&c[ON_RUN_NS], x->run_done_ns);
 		}
-		sa_set_u(&c[9], x->runs);
-		sa_set_u(&c[10], x->completed);
-		sa_set_u(&c[11], x->cancelled);
+		sa_set_u(&c[ON_RUNS], x->runs);
+		sa_set_u(&c[ON_COMPLETED], x->completed);
+		sa_set_u(&c[ON_CANCELLED], x->cancelled);
 		if (x->cancelled)
-			sa_set_i(&c[12], x->cancelled_runner);
-		sa_set_u(&c[13], x->run.sum);
-		sa_set_u(&c[14], x->waits);
-		sa_set_u(&c[15], x->max_sleeping);
-		sa_set_u(&c[16], x->wait.sum);
+			sa_set_i(&c[ON_CANCELLED_RUNNER], x->cancelled_runner);
+		sa_set_u(&c[ON_RUN_TOTAL_NS], x->run.sum);
+		sa_set_u(&c[ON_WAITS], x->waits);
+		sa_set_u(&c[ON_MAX_WAITING], x->max_sleeping);
+		sa_set_u(&c[ON_WAIT_TOTAL_NS], x->wait.sum);
 		if (x->wait.n) {
-			sa_set_u(&c[17], x->wait.sum / x->wait.n);
-			sa_set_u(&c[18], x->wait.max);
+			sa_set_u(&c[ON_WAIT_MEAN_NS], x->wait.sum / x->wait.n);
+			sa_set_u(&c[ON_WAIT_MAX_NS], x->wait.max);
 		}
-		sa_set_u(&c[19], x->woken);
-		sa_set_u(&c[20], (uint64_t)x->running);
+		sa_set_u(&c[ON_WOKEN], x->woken);
+		sa_set_u(&c[ON_RUNNING_AT_END], (uint64_t)x->running);
 		char site[512];
 		if (t->ncols > 21 && x->routine &&
 		    sa_symbols_addr(m, m->procs[ob->proc].trace, m->procs[ob->proc].vpid, x->routine,
 				    site, sizeof(site)))
-			sa_cell_str(&c[21], site);
+			sa_cell_str(&c[ON_ROUTINE_SITE], site);
 	}
 	if (n > t->nrows)
 		sa_table_note(t, "%u of %u once objects shown (--top)", t->nrows, n);
@@ -312,16 +322,11 @@ static void onces(const struct sa_model *m, const struct sa_report_opts *o, stru
 		      "unfinished: a run without its end in the trace");
 	free(rk);
 }
-#endif
 
 void sa_barriers_build(const struct sa_model *m, const struct sa_report_opts *o,
 		       struct sa_report *r)
 {
 	(void)m, (void)o, (void)r;
-#if SA_HAVE_barrier
 	barriers(m, o, r);
-#endif
-#if SA_HAVE_once
 	onces(m, o, r);
-#endif
 }

@@ -3,20 +3,24 @@
 #include <string.h>
 
 #include "sa_checks.h"
-#include "sa_report.h"
+#include "sa_report_util.h"
 #include "sa_symbols.h"
 
-static const struct sa_col cols[] = {
-	{ "check", "check", SA_COL_STR },
-	{ "vpid", "pid", SA_COL_I64 },
-	{ "procname", "process", SA_COL_STR },
-	{ "time_ns", "time (ns)", SA_COL_I64 },
-	{ "time_s", "t (s)", SA_COL_F64 },
-	{ "count", "count", SA_COL_U64 },
-	{ "objects", "objects", SA_COL_STR },
-	{ "threads", "threads", SA_COL_STR },
-	{ "callers", "call sites", SA_COL_STR },
-	{ "detail", "what", SA_COL_STR },
+enum {
+	K_CHECK, K_VPID, K_PROCNAME, K_TIME_NS, K_TIME_S, K_COUNT, K_OBJECTS, K_THREADS,
+	K_CALLERS, K_DETAIL, K_N
+};
+static const struct sa_col cols[K_N] = {
+	[K_CHECK] = { "check", "check", SA_COL_STR, 0, 0 },
+	[K_VPID] = { "vpid", "pid", SA_COL_I64, 0, 0 },
+	[K_PROCNAME] = { "procname", "process", SA_COL_STR, 0, 0 },
+	[K_TIME_NS] = { "time_ns", "time (ns)", SA_COL_I64, SA_COL_WIDE, 0 },
+	[K_TIME_S] = { "time_s", "t (s)", SA_COL_F64, 0, 0 },
+	[K_COUNT] = { "count", "count", SA_COL_U64, 0, 0 },
+	[K_OBJECTS] = { "objects", "objects", SA_COL_STR, 0, 0 },
+	[K_THREADS] = { "threads", "threads", SA_COL_STR, 0, 0 },
+	[K_CALLERS] = { "callers", "call sites", SA_COL_STR, SA_COL_WIDE, 0 },
+	[K_DETAIL] = { "detail", "what", SA_COL_STR, 0, 0 },
 };
 
 static void list_objs(const struct sa_model *m, const struct sa_finding *f, char *b, size_t n)
@@ -74,29 +78,30 @@ void sa_checks_build(const struct sa_model *m, const struct sa_report_opts *o,
 		return;
 	sa_checks_finish(c, m);
 	struct sa_table *t = sa_report_table(r, "checks.findings", "Debug checks", cols,
-					     sizeof(cols) / sizeof(cols[0]));
+					     K_N);
 	if (!t)
 		return;
 	t->minor = 1;
+	t->flags = SA_TAB_WIDE;
 	char buf[1024];
 	for (uint32_t i = 0; i < c->nfindings; i++) {
 		const struct sa_finding *f = &c->findings[i];
 		struct sa_cell *row = sa_table_row(t);
 		if (!row)
 			return;
-		sa_cell_str(&row[0], sa_check_name(f->check));
-		sa_set_i(&row[1], m->procs[f->proc].vpid);
-		sa_cell_str(&row[2], sa_proc_name(m, f->proc));
-		sa_set_i(&row[3], f->ts);
-		sa_set_f(&row[4], (double)(f->ts - m->first_ts) / 1e9);
-		sa_set_u(&row[5], f->count);
+		sa_cell_str(&row[K_CHECK], sa_check_name(f->check));
+		sa_set_i(&row[K_VPID], m->procs[f->proc].vpid);
+		sa_cell_str(&row[K_PROCNAME], sa_proc_name(m, f->proc));
+		sa_set_i(&row[K_TIME_NS], f->ts);
+		sa_set_f(&row[K_TIME_S], (double)(f->ts - m->first_ts) / 1e9);
+		sa_set_u(&row[K_COUNT], f->count);
 		list_objs(m, f, buf, sizeof(buf));
-		sa_cell_str(&row[6], buf);
+		sa_cell_str(&row[K_OBJECTS], buf);
 		list_nums(f->tid, f->ntid, NULL, 0, buf, sizeof(buf));
-		sa_cell_str(&row[7], buf);
+		sa_cell_str(&row[K_THREADS], buf);
 		list_sites(m, f, buf, sizeof(buf));
-		sa_cell_str(&row[8], buf);
-		sa_cell_str(&row[9], f->detail);
+		sa_cell_str(&row[K_CALLERS], buf);
+		sa_cell_str(&row[K_DETAIL], f->detail);
 	}
 	/* Which processes the full-level checks could run on. */
 	unsigned not_full = 0;
@@ -156,6 +161,12 @@ void sa_checks_build(const struct sa_model *m, const struct sa_report_opts *o,
 	if (c->edges_dropped)
 		sa_table_note(t, "lock-order graph full (%d edges): %llu edges not kept",
 			      SA_CHK_MAX_EDGES, (unsigned long long)c->edges_dropped);
+	if (c->lockorder_incomplete)
+		sa_table_note(t, "lock_order incomplete: a cycle may be missed (%s%s%s)",
+			      c->lockorder_incomplete & SA_CHK_INCOMPLETE_EDGES ? "edges dropped " : "",
+			      c->lockorder_incomplete & SA_CHK_INCOMPLETE_CYCLES ? "cycle limit " : "",
+			      c->lockorder_incomplete & SA_CHK_INCOMPLETE_OOM ? "out of memory" : "");
 	if (!c->nfindings)
-		sa_table_note(t, "no finding");
+		sa_table_note(t, c->lockorder_incomplete ? "no finding in what could be checked "
+				 "(incomplete: see above)" : "no finding");
 }

@@ -1,74 +1,71 @@
-/* Contention: per lock (mutexes), sortable, and per thread. */
+/* Contention: per lock (every family that has acquisitions), sortable,
+ * and per thread. The rows each family contributes come from one table,
+ * families[] below. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "sa_config.h"
-#include "sa_mutex.h"
-#include "sa_report.h"
-#include "sa_symbols.h"
-#if SA_HAVE_sem
-#include "sa_sem.h"
-#endif
-#if SA_HAVE_rwlock
-#include "sa_rwlock.h"
-#endif
-#if SA_HAVE_spinlock
-#include "sa_spinlock.h"
-#endif
-#if SA_HAVE_barrier
 #include "sa_barrier.h"
-#endif
-#if SA_HAVE_once
+#include "sa_mutex.h"
 #include "sa_once.h"
-#endif
+#include "sa_report_util.h"
+#include "sa_rwlock.h"
+#include "sa_sem.h"
+#include "sa_spinlock.h"
+#include "sa_symbols.h"
 
-static const struct sa_col lock_cols[] = {
-	{ "rank", "#", SA_COL_U64 },
-	{ "type", "type", SA_COL_STR },
-	{ "vpid", "pid", SA_COL_I64 },
-	{ "procname", "process", SA_COL_STR },
-	{ "address", "address", SA_COL_HEX },
-	{ "instance", "inst", SA_COL_U64 },
-	{ "caller", "first call site", SA_COL_HEX },
-	{ "acquisitions", "acquired", SA_COL_U64 },
-	{ "contended", "contended", SA_COL_U64 },
-	{ "contended_share", "cont%", SA_COL_PCT },
-	{ "after_spin", "spin", SA_COL_U64 },
-	{ "after_sleep", "sleep", SA_COL_U64 },
-	{ "timeouts", "timeouts", SA_COL_U64 },
-	{ "trylock_failed", "try fail", SA_COL_U64 },
-	{ "wait_total_ns", "wait total", SA_COL_U64 },
-	{ "wait_mean_ns", "mean", SA_COL_U64 },
-	{ "wait_p50_ns", "p50", SA_COL_U64 },
-	{ "wait_p90_ns", "p90", SA_COL_U64 },
-	{ "wait_p99_ns", "p99", SA_COL_U64 },
-	{ "wait_max_ns", "max", SA_COL_U64 },
-	{ "holds", "holds", SA_COL_U64 },
-	{ "hold_total_ns", "hold total", SA_COL_U64 },
-	{ "hold_mean_ns", "hold mean", SA_COL_U64 },
-	{ "hold_max_ns", "hold max", SA_COL_U64 },
-	{ "handoffs", "handoffs", SA_COL_U64 },
-	{ "misuse", "misuse", SA_COL_U64 },
-	{ "first_seen_held", "held@1st", SA_COL_BOOL },
-	{ "wait_log2_hist", "wait log2(ns) histogram", SA_COL_HIST },
-	{ "hold_log2_hist", "hold log2(ns) histogram", SA_COL_HIST },
-	{ "site", "call site", SA_COL_STR }, /* only with call sites (analysis/symbols) */
+enum {
+	L_RANK, L_ID, L_CALLER = L_ID + SA_ID_N, L_ACQ, L_CONT, L_CONT_SHARE, L_SPIN, L_SLEEP,
+	L_TIMEOUTS, L_TRYFAIL, L_WAIT, L_WAIT_MEAN, L_WAIT_P50, L_WAIT_P90, L_WAIT_P99,
+	L_WAIT_MAX, L_HOLDS, L_HOLD, L_HOLD_MEAN, L_HOLD_MAX, L_HANDOFFS, L_MISUSE,
+	L_FIRST_HELD, L_WAIT_HIST, L_HOLD_HIST, L_ACQ_KNOWN, L_CALL_SITES, L_N
+};
+static const struct sa_col lock_cols[L_N] = {
+	[L_RANK] = { "rank", "#", SA_COL_U64, 0, 0 },
+	SA_ID_COLS(L_ID),
+	[L_CALLER] = { "caller", "first caller", SA_COL_HEX, SA_COL_WIDE, 0 },
+	[L_ACQ] = { "acquisitions", "acquired", SA_COL_U64, 0, 0 },
+	/* false: the counter's start was not seen; acquisitions is a lower bound */
+	[L_ACQ_KNOWN] = { "acquisitions_exact", "exact", SA_COL_BOOL, SA_COL_WIDE, 0 },
+	[L_CONT] = { "contended", "contended", SA_COL_U64, 0, 0 },
+	[L_CONT_SHARE] = { "contended_share", "cont%", SA_COL_PCT, 0, 0 },
+	[L_SPIN] = { "after_spin", "spin", SA_COL_U64, SA_COL_WIDE, 0 },
+	[L_SLEEP] = { "after_sleep", "sleep", SA_COL_U64, SA_COL_WIDE, 0 },
+	[L_TIMEOUTS] = { "timeouts", "timeouts", SA_COL_U64, 0, 0 },
+	[L_TRYFAIL] = { "trylock_failed", "try fail", SA_COL_U64, SA_COL_WIDE, 0 },
+	[L_WAIT] = { "wait_total_ns", "wait total", SA_COL_NS, 0, 0 },
+	[L_WAIT_MEAN] = { "wait_mean_ns", "mean", SA_COL_NS, 0, 0 },
+	[L_WAIT_P50] = { "wait_p50_ns", "p50", SA_COL_NS, SA_COL_WIDE, 0 },
+	[L_WAIT_P90] = { "wait_p90_ns", "p90", SA_COL_NS, SA_COL_WIDE, 0 },
+	[L_WAIT_P99] = { "wait_p99_ns", "p99", SA_COL_NS, SA_COL_WIDE, 0 },
+	[L_WAIT_MAX] = { "wait_max_ns", "max", SA_COL_NS, 0, 0 },
+	[L_HOLDS] = { "holds", "holds", SA_COL_U64, SA_COL_WIDE, 0 },
+	[L_HOLD] = { "hold_total_ns", "hold total", SA_COL_NS, SA_COL_WIDE, 0 },
+	[L_HOLD_MEAN] = { "hold_mean_ns", "hold mean", SA_COL_NS, 0, 0 },
+	[L_HOLD_MAX] = { "hold_max_ns", "hold max", SA_COL_NS, SA_COL_WIDE, 0 },
+	[L_HANDOFFS] = { "handoffs", "handoffs", SA_COL_U64, SA_COL_WIDE, 0 },
+	[L_MISUSE] = { "misuse", "misuse", SA_COL_U64, SA_COL_WIDE, 0 },
+	[L_FIRST_HELD] = { "first_seen_held", "held@1st", SA_COL_BOOL, SA_COL_WIDE, 0 },
+	[L_WAIT_HIST] = { "wait_log2_hist", "wait log2(ns) histogram", SA_COL_HIST, SA_COL_WIDE, 0 },
+	[L_HOLD_HIST] = { "hold_log2_hist", "hold log2(ns) histogram", SA_COL_HIST, SA_COL_WIDE, 0 },
+	/* only with call sites (analysis/symbols) */
+	[L_CALL_SITES] = { "call_sites", "call sites", SA_COL_STR, SA_COL_WIDE, 0 },
 };
 
-static const struct sa_col thread_cols[] = {
-	{ "vpid", "pid", SA_COL_I64 },
-	{ "vtid", "tid", SA_COL_I64 },
-	{ "name", "name", SA_COL_STR },
-	{ "waits", "waits", SA_COL_U64 },
-	{ "wait_total_ns", "wait total", SA_COL_U64 },
-	{ "timeouts", "timeouts", SA_COL_U64 },
-	{ "top_object", "waited most on", SA_COL_HEX },
-	{ "top_object_type", "type", SA_COL_STR },
-	{ "top_object_wait_ns", "wait there", SA_COL_U64 },
-	{ "futex_sleeps", "sleeps", SA_COL_U64 },
-	{ "futex_slept_ns", "slept", SA_COL_U64 },
+enum { T_VPID, T_VTID, T_NAME, T_WAITS, T_WAIT, T_TIMEOUTS, T_TOP, T_TOP_TYPE, T_TOP_WAIT,
+       T_SLEEPS, T_SLEPT, T_N };
+static const struct sa_col thread_cols[T_N] = {
+	[T_VPID] = { "vpid", "pid", SA_COL_I64, 0, 0 },
+	[T_VTID] = { "vtid", "tid", SA_COL_I64, 0, 0 },
+	[T_NAME] = { "name", "name", SA_COL_STR, 0, 0 },
+	[T_WAITS] = { "waits", "waits", SA_COL_U64, 0, 0 },
+	[T_WAIT] = { "wait_total_ns", "wait total", SA_COL_NS, 0, 0 },
+	[T_TIMEOUTS] = { "timeouts", "timeouts", SA_COL_U64, 0, 0 },
+	[T_TOP] = { "top_object", "waited most on", SA_COL_HEX, 0, 0 },
+	[T_TOP_TYPE] = { "top_object_type", "type", SA_COL_STR, 0, 0 },
+	[T_TOP_WAIT] = { "top_object_wait_ns", "wait there", SA_COL_NS, 0, 0 },
+	[T_SLEEPS] = { "futex_sleeps", "sleeps", SA_COL_U64, 0, 0 },
+	[T_SLEPT] = { "futex_slept_ns", "slept", SA_COL_NS, 0, 0 },
 };
-
 
 /* One lock's numbers, whatever its family. */
 struct row {
@@ -76,6 +73,7 @@ struct row {
 	const char *type;
 	uint64_t key, acq, cont, spin, sleep, timeouts, tryfail, handoffs, misuse, timeout_ns;
 	int first_seen_held;
+	int acq_known;       /* mutexes: 1 exact, 0 a lower bound; -1 other families */
 	int hold_any_level;  /* holds known at every level (once: the routine's runs) */
 	const struct sa_dist *wait, *hold;
 };
@@ -105,12 +103,12 @@ static int mutex_row(const struct sa_object *ob, struct row *r)
 	for (int k = 0; k < ST_MUTEX_MISUSE_N; k++)
 		r->misuse += x->misuse[k];
 	r->first_seen_held = x->first_seen_held;
+	r->acq_known = sa_mutex_acquisitions_known(x);
 	r->wait = &x->wait;
 	r->hold = &x->hold;
 	return 1;
 }
 
-#if SA_HAVE_sem
 /* Semaphores: acquisitions are the acquired events (every one at full
  * level; only those that waited at contention level). */
 static int sem_row(const struct sa_object *ob, struct row *r)
@@ -128,9 +126,7 @@ static int sem_row(const struct sa_object *ob, struct row *r)
 	r->wait = &s->wait;
 	return 1;
 }
-#endif
 
-#if SA_HAVE_rwlock
 /* Read-write locks: both sides together; acquisitions are acquired events. */
 static int rwlock_row(const struct sa_object *ob, struct row *r)
 {
@@ -146,13 +142,12 @@ static int rwlock_row(const struct sa_object *ob, struct row *r)
 	r->cont = r->spin + r->sleep;
 	r->timeout_ns = x->timeout_wait_ns;
 	r->misuse = x->misuse;
-	/* One distribution for the row: the side that waited more. */
+	/* One distribution for the row: the side that waited (held) more. */
 	r->wait = x->wait[1].sum >= x->wait[0].sum ? &x->wait[1] : &x->wait[0];
+	r->hold = x->hold[1].sum >= x->hold[0].sum ? &x->hold[1] : &x->hold[0];
 	return 1;
 }
-#endif
 
-#if SA_HAVE_spinlock
 static int spinlock_row(const struct sa_object *ob, struct row *r)
 {
 	const struct sa_spinlock *x = ob->ext;
@@ -161,9 +156,7 @@ static int spinlock_row(const struct sa_object *ob, struct row *r)
 	r->wait = &x->spin_ns;
 	return 1;
 }
-#endif
 
-#if SA_HAVE_barrier
 /* Barriers: a pass per thread and round (the waiters' arrivals and the
  * last arriver's release); contended: the waiters; after sleeping: those
  * the kernel woke (released.woken), the rest left while spinning; wait:
@@ -180,9 +173,7 @@ static int barrier_row(const struct sa_object *ob, struct row *r)
 	r->wait = &b->wait;
 	return 1;
 }
-#endif
 
-#if SA_HAVE_once
 /* Once objects: calls that did not find the routine done (runs and waits);
  * contended: the callers that slept while it ran; holds: the routine's
  * runs (at every level). */
@@ -197,36 +188,26 @@ static int once_row(const struct sa_object *ob, struct row *r)
 	r->hold_any_level = 1;
 	return 1;
 }
-#endif
+
+/* The families with lock rows: one entry each. */
+static const struct lock_family {
+	enum sa_obj_type type;
+	int (*row)(const struct sa_object *ob, struct row *r);
+} families[] = {
+	{ SA_OBJ_MUTEX, mutex_row }, { SA_OBJ_SEM, sem_row }, { SA_OBJ_RWLOCK, rwlock_row },
+	{ SA_OBJ_SPINLOCK, spinlock_row }, { SA_OBJ_BARRIER, barrier_row }, { SA_OBJ_ONCE, once_row },
+};
 
 static int lock_row(const struct sa_object *ob, uint32_t i, struct row *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->obj = i;
-	if (!ob->ext)
+	r->acq_known = -1;
+	if (!ob->ext || !ob->instances)
 		return 0;
-	if (ob->type == SA_OBJ_MUTEX)
-		return mutex_row(ob, r);
-#if SA_HAVE_sem
-	if (ob->type == SA_OBJ_SEM)
-		return sem_row(ob, r);
-#endif
-#if SA_HAVE_rwlock
-	if (ob->type == SA_OBJ_RWLOCK)
-		return rwlock_row(ob, r);
-#endif
-#if SA_HAVE_spinlock
-	if (ob->type == SA_OBJ_SPINLOCK)
-		return spinlock_row(ob, r);
-#endif
-#if SA_HAVE_barrier
-	if (ob->type == SA_OBJ_BARRIER)
-		return barrier_row(ob, r);
-#endif
-#if SA_HAVE_once
-	if (ob->type == SA_OBJ_ONCE)
-		return once_row(ob, r);
-#endif
+	for (unsigned k = 0; k < SA_N(families); k++)
+		if (families[k].type == ob->type)
+			return families[k].row(ob, r);
 	return 0;
 }
 
@@ -247,7 +228,9 @@ void sa_contention_build(const struct sa_model *m, const struct sa_report_opts *
 			 struct sa_report *r)
 {
 	struct sa_table *t = sa_report_table(r, "contention.locks", "Contention per lock",
-					     lock_cols, SA_N(lock_cols) - !m->symbols);
+					     lock_cols, L_N - !m->symbols);
+	if (t)
+		t->flags = SA_TAB_WIDE;
 	struct row *rows = malloc((m->nobjs + 1) * sizeof(*rows));
 	uint32_t n = 0;
 	if (!t || !rows) {
@@ -277,48 +260,47 @@ void sa_contention_build(const struct sa_model *m, const struct sa_report_opts *
 			break;
 		int lfull = m->procs[ob->proc].level >= ST_META_LEVEL_FULL;
 		full |= lfull;
-		sa_set_u(&c[0], i + 1);
-		sa_cell_str(&c[1], w->type);
+		sa_set_u(&c[L_RANK], i + 1);
+		sa_id_fill(m, w->obj, &c[L_ID]);
+		sa_cell_str(&c[L_ID + SA_ID_TYPE], w->type);
 		if (ob->type == SA_OBJ_BARRIER || ob->type == SA_OBJ_ONCE)
 			t->minor = 2; /* rows of these types: schema 1.2 */
-		sa_set_i(&c[2], m->procs[ob->proc].vpid);
-		sa_cell_str(&c[3], sa_proc_name(m, ob->proc));
-		sa_set_u(&c[4], ob->addr);
-		sa_set_u(&c[5], ob->instance);
 		if (ob->caller)
-			sa_set_u(&c[6], ob->caller);
-		sa_set_u(&c[7], w->acq);
-		sa_set_u(&c[8], w->cont);
+			sa_set_u(&c[L_CALLER], ob->caller);
+		sa_set_u(&c[L_ACQ], w->acq);
+		if (w->acq_known >= 0)
+			sa_set_u(&c[L_ACQ_KNOWN], (uint64_t)w->acq_known);
+		sa_set_u(&c[L_CONT], w->cont);
 		if (w->acq)
-			sa_set_f(&c[9], (double)w->cont / (double)w->acq);
-		sa_set_u(&c[10], w->spin);
-		sa_set_u(&c[11], w->sleep);
-		sa_set_u(&c[12], w->timeouts);
-		sa_set_u(&c[13], w->tryfail);
-		sa_set_u(&c[14], w->wait->sum);
+			sa_set_f(&c[L_CONT_SHARE], (double)w->cont / (double)w->acq);
+		sa_set_u(&c[L_SPIN], w->spin);
+		sa_set_u(&c[L_SLEEP], w->sleep);
+		sa_set_u(&c[L_TIMEOUTS], w->timeouts);
+		sa_set_u(&c[L_TRYFAIL], w->tryfail);
+		sa_set_u(&c[L_WAIT], w->wait->sum);
 		if (w->wait->n) {
-			sa_set_u(&c[15], w->wait->sum / w->wait->n);
-			sa_set_u(&c[16], sa_dist_pct(w->wait, 0.50));
-			sa_set_u(&c[17], sa_dist_pct(w->wait, 0.90));
-			sa_set_u(&c[18], sa_dist_pct(w->wait, 0.99));
-			sa_set_u(&c[19], w->wait->max);
+			sa_set_u(&c[L_WAIT_MEAN], w->wait->sum / w->wait->n);
+			sa_set_u(&c[L_WAIT_P50], sa_dist_pct(w->wait, 0.50));
+			sa_set_u(&c[L_WAIT_P90], sa_dist_pct(w->wait, 0.90));
+			sa_set_u(&c[L_WAIT_P99], sa_dist_pct(w->wait, 0.99));
+			sa_set_u(&c[L_WAIT_MAX], w->wait->max);
 		}
 		if ((lfull || w->hold_any_level) && w->hold) {
-			sa_set_u(&c[20], w->hold->n);
-			sa_set_u(&c[21], w->hold->sum);
+			sa_set_u(&c[L_HOLDS], w->hold->n);
+			sa_set_u(&c[L_HOLD], w->hold->sum);
 			if (w->hold->n) {
-				sa_set_u(&c[22], w->hold->sum / w->hold->n);
-				sa_set_u(&c[23], w->hold->max);
+				sa_set_u(&c[L_HOLD_MEAN], w->hold->sum / w->hold->n);
+				sa_set_u(&c[L_HOLD_MAX], w->hold->max);
 			}
-			sa_set_hist(&c[28], w->hold);
+			sa_set_hist(&c[L_HOLD_HIST], w->hold);
 		}
-		sa_set_u(&c[24], w->handoffs);
-		sa_set_u(&c[25], w->misuse);
-		sa_set_u(&c[26], (uint64_t)w->first_seen_held);
-		sa_set_hist(&c[27], w->wait);
+		sa_set_u(&c[L_HANDOFFS], w->handoffs);
+		sa_set_u(&c[L_MISUSE], w->misuse);
+		sa_set_u(&c[L_FIRST_HELD], (uint64_t)w->first_seen_held);
+		sa_set_hist(&c[L_WAIT_HIST], w->wait);
 		char site[512];
-		if (t->ncols > 29 && sa_symbols_object_site(m, ob, site, sizeof(site)))
-			sa_cell_str(&c[29], site);
+		if (t->ncols > L_CALL_SITES && sa_symbols_object_site(m, ob, site, sizeof(site)))
+			sa_cell_str(&c[L_CALL_SITES], site);
 	}
 	if (n > t->nrows)
 		sa_table_note(t, "%u of %u locks shown (--top)", t->nrows, n);
@@ -328,8 +310,9 @@ void sa_contention_build(const struct sa_model *m, const struct sa_report_opts *
 		      "are exact up to %d waits per lock, then within 12.5 %%", SA_DIST_EXACT);
 	free(rows);
 
-	t = sa_report_table(r, "contention.threads", "Waiting per thread", thread_cols,
-			    SA_N(thread_cols));
+	t = sa_report_table(r, "contention.threads", "Lock waits per thread", thread_cols, T_N);
+	if (t)
+		t->flags = SA_TAB_WIDE;
 	struct trow *tr = malloc((m->nthreads + 1) * sizeof(*tr));
 	if (!t || !tr) {
 		free(tr);
@@ -345,19 +328,19 @@ void sa_contention_build(const struct sa_model *m, const struct sa_report_opts *
 		struct sa_cell *c = sa_table_row(t);
 		if (!c)
 			break;
-		sa_set_i(&c[0], m->procs[th->proc].vpid);
-		sa_set_i(&c[1], th->vtid);
-		sa_cell_str(&c[2], th->procname);
-		sa_set_u(&c[3], th->waits);
-		sa_set_u(&c[4], th->wait_ns);
-		sa_set_u(&c[5], th->timeouts);
+		sa_set_i(&c[T_VPID], m->procs[th->proc].vpid);
+		sa_set_i(&c[T_VTID], th->vtid);
+		sa_cell_str(&c[T_NAME], th->procname);
+		sa_set_u(&c[T_WAITS], th->waits);
+		sa_set_u(&c[T_WAIT], th->wait_ns);
+		sa_set_u(&c[T_TIMEOUTS], th->timeouts);
 		if (th->waits && th->top_obj < m->nobjs) {
-			sa_set_u(&c[6], m->objs[th->top_obj].addr);
-			sa_cell_str(&c[7], sa_obj_type_name(m->objs[th->top_obj].type));
-			sa_set_u(&c[8], th->top_wait_ns);
+			sa_set_u(&c[T_TOP], m->objs[th->top_obj].addr);
+			sa_cell_str(&c[T_TOP_TYPE], sa_obj_type_name(m->objs[th->top_obj].type));
+			sa_set_u(&c[T_TOP_WAIT], th->top_wait_ns);
 		}
-		sa_set_u(&c[9], th->futex_waits);
-		sa_set_u(&c[10], th->futex_slept_ns);
+		sa_set_u(&c[T_SLEEPS], th->futex_waits);
+		sa_set_u(&c[T_SLEPT], th->futex_slept_ns);
 	}
 	free(tr);
 }

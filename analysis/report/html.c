@@ -51,14 +51,6 @@ void sa_html_esc(FILE *out, const char *s)
 	}
 }
 
-const struct sa_table *sa_html_table(const struct sa_report *r, const char *name)
-{
-	for (unsigned i = 0; i < r->n; i++)
-		if (!strcmp(r->tables[i]->name, name))
-			return r->tables[i];
-	return NULL;
-}
-
 int sa_html_col(const struct sa_table *t, const char *name)
 {
 	for (unsigned c = 0; t && c < t->ncols; c++)
@@ -75,18 +67,6 @@ uint64_t sa_html_u(const struct sa_table *t, unsigned row, int col)
 	if (x->null)
 		return 0;
 	return t->cols[col].type == SA_COL_I64 ? (uint64_t)(x->i > 0 ? x->i : 0) : x->u;
-}
-
-void sa_html_ns(char *buf, size_t n, double ns)
-{
-	if (ns >= 1e9)
-		snprintf(buf, n, "%.3g s", ns / 1e9);
-	else if (ns >= 1e6)
-		snprintf(buf, n, "%.3g ms", ns / 1e6);
-	else if (ns >= 1e3)
-		snprintf(buf, n, "%.3g \xc2\xb5s", ns / 1e3);
-	else
-		snprintf(buf, n, "%.0f ns", ns);
 }
 
 static const char style[] =
@@ -190,7 +170,7 @@ void sa_html_render(const struct sa_model *m, const struct sa_report_opts *o,
 	      "style-src 'unsafe-inline'\">\n<title>synctrace report</title>\n<style>", out);
 	fputs(style, out);
 	fputs("</style></head><body>\n<h1>synctrace report</h1>\n", out);
-	sa_html_ns(a, sizeof(a), m->last_ts > m->first_ts ? (double)(m->last_ts - m->first_ts) : 0);
+	sa_fmt_ns(a, sizeof(a), m->last_ts > m->first_ts ? (double)(m->last_ts - m->first_ts) : 0);
 	fprintf(out, "<p class=\"meta\">%u process%s, %u threads, %u objects, %llu events over "
 		"%s. Hover a bar, a lane or an interval for details and call sites.</p>\n",
 		m->nprocs, m->nprocs == 1 ? "" : "es", m->nthreads, m->nobjs,
@@ -206,7 +186,19 @@ void sa_html_render(const struct sa_model *m, const struct sa_report_opts *o,
 		sa_html_esc(out, o->messages[i]);
 		fputs("</p>\n", out);
 	}
-	const struct sa_table *f = sa_html_table(r, "checks.findings");
+	const struct sa_table *top = sa_report_find(r, "findings");
+	int text = top ? sa_html_col(top, "text") : -1;
+	if (top && text >= 0) { /* the report opens with its findings, as in text */
+		fputs("<section id=\"findings\"><h2>Findings</h2>\n<ol class=\"findings\">\n", out);
+		for (unsigned i = 0; i < top->nrows; i++) {
+			const struct sa_cell *x = &top->cells[(size_t)i * top->ncols + (unsigned)text];
+			fputs("<li class=\"fnd\">", out);
+			sa_html_esc(out, x->null ? "" : x->s);
+			fputs("</li>\n", out);
+		}
+		fputs("</ol></section>\n", out);
+	}
+	const struct sa_table *f = sa_report_find(r, "checks.findings");
 	if (f)
 		html_findings(f, out);
 	sa_html_charts(m, r, out);

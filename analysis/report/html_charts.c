@@ -1,8 +1,9 @@
 /* The HTML report's charts, drawn from the report tables (so they show
- * exactly the numbers of the text and JSON reports): top locks by total
- * wait, wait-time log2 histograms per lock, condvar outcomes, spin
- * success. Elements carry classes the browser test counts: rect.bar per
- * lock, svg.hist per histogram, g.cv per condvar, g.spinrow per object. */
+ * exactly the numbers of the text and JSON reports): top waits by total
+ * (every kind of wait: waits.top), their wait-time log2 histograms,
+ * condvar outcomes, spin success. Elements carry classes the browser test
+ * counts: rect.bar per wait row drawn, svg.hist per histogram, g.cv per
+ * condvar, g.spinrow per object. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,13 +21,21 @@ static const char *cell_s(const struct sa_table *t, unsigned row, int col)
 	return x->null ? "" : x->s;
 }
 
-/* "mutex 0x1234 · prog (pid 42)" */
+/* "mutex queue_lock · prog (pid 42)", "cond-relock 0x1234 #1 · ..." */
 static void row_label(FILE *out, const struct sa_table *t, unsigned row)
 {
-	int ty = sa_html_col(t, "type"), ad = sa_html_col(t, "address");
+	int ty = sa_html_col(t, "kind"), ad = sa_html_col(t, "address");
 	int pn = sa_html_col(t, "procname"), pid = sa_html_col(t, "vpid");
+	int nm = sa_html_col(t, "name");
+	if (ty < 0)
+		ty = sa_html_col(t, "type");
 	sa_html_esc(out, ty >= 0 ? cell_s(t, row, ty) : "condvar");
-	fprintf(out, " 0x%llx", (unsigned long long)sa_html_u(t, row, ad));
+	if (nm >= 0 && cell_s(t, row, nm)[0]) {
+		fputc(' ', out);
+		sa_html_esc(out, cell_s(t, row, nm));
+	} else {
+		fprintf(out, " 0x%llx", (unsigned long long)sa_html_u(t, row, ad));
+	}
 	uint64_t inst = sa_html_u(t, row, sa_html_col(t, "instance"));
 	if (inst)
 		fprintf(out, " #%llu", (unsigned long long)inst);
@@ -49,18 +58,24 @@ static void caller_note(FILE *out, const struct sa_model *m, const struct sa_tab
 			unsigned row)
 {
 	uint64_t v = sa_html_u(t, row, sa_html_col(t, "caller"));
-	if (v) {
+	int site = sa_html_col(t, "site");
+	if (site >= 0 && cell_s(t, row, site)[0]) {
+		fputs("; site ", out);
+		sa_html_esc(out, cell_s(t, row, site));
+	} else if (v) {
 		fputs("; first call site ", out);
 		sa_html_site(out, m, row_proc(m, t, row), v);
 	}
 }
 
-/* Rows of contention.locks ordered by total wait, at most TOP. */
+/* Rows of waits.top with some waiting, ordered by total wait, at most TOP. */
 static unsigned top_rows(const struct sa_table *t, unsigned *rows)
 {
 	int w = sa_html_col(t, "wait_total_ns");
 	unsigned n = 0;
 	for (unsigned r = 0; r < t->nrows; r++) {
+		if (!sa_html_u(t, r, w))
+			continue; /* no bar for 0 ns of waiting */
 		unsigned i = n < TOP ? n++ : TOP;
 		if (i == TOP) {
 			if (sa_html_u(t, r, w) <= sa_html_u(t, rows[TOP - 1], w))
@@ -82,11 +97,11 @@ static void top_wait(const struct sa_model *m, const struct sa_table *t, FILE *o
 {
 	unsigned rows[TOP];
 	unsigned n = top_rows(t, rows);
-	int w = sa_html_col(t, "wait_total_ns"), acq = sa_html_col(t, "acquisitions");
+	int w = sa_html_col(t, "wait_total_ns"), acq = sa_html_col(t, "waits");
 	int cont = sa_html_col(t, "contended"), to = sa_html_col(t, "timeouts");
-	fputs("<section id=\"top-wait\"><h2>Top locks by total wait</h2>\n", out);
+	fputs("<section id=\"top-wait\"><h2>Top waits by total (every kind of wait)</h2>\n", out);
 	if (!n) {
-		fputs("<p class=\"note\">No lock in the trace.</p></section>\n", out);
+		fputs("<p class=\"note\">No thread waited.</p></section>\n", out);
 		return;
 	}
 	uint64_t max = sa_html_u(t, rows[0], w);
@@ -98,10 +113,10 @@ static void top_wait(const struct sa_model *m, const struct sa_table *t, FILE *o
 		uint64_t v = sa_html_u(t, r, w);
 		double len = max ? (double)v / (double)max * (W - LABEL - 120) : 0;
 		unsigned y = 5 + i * 22;
-		sa_html_ns(a, sizeof(a), (double)v);
+		sa_fmt_ns(a, sizeof(a), (double)v);
 		fprintf(out, "<g class=\"lock\"><title>");
 		row_label(out, t, r);
-		fprintf(out, ": waited %s in total; %llu acquisitions, %llu contended, %llu timeouts",
+		fprintf(out, ": waited %s in total; %llu waits, %llu contended, %llu timeouts",
 			a, (unsigned long long)sa_html_u(t, r, acq),
 			(unsigned long long)sa_html_u(t, r, cont), (unsigned long long)sa_html_u(t, r, to));
 		caller_note(out, m, t, r);
@@ -113,7 +128,8 @@ static void top_wait(const struct sa_model *m, const struct sa_table *t, FILE *o
 	}
 	fputs("</svg>\n", out);
 	if (t->nrows > n)
-		fprintf(out, "<p class=\"note\">%u more locks not drawn.</p>\n", t->nrows - n);
+		fprintf(out, "<p class=\"note\">%u more rows not drawn (fewer waits, or none).</p>\n",
+			t->nrows - n);
 	fputs("</section>\n", out);
 }
 
@@ -122,7 +138,7 @@ static void histograms(const struct sa_table *t, FILE *out)
 	unsigned rows[TOP];
 	unsigned n = top_rows(t, rows), drawn = 0;
 	int h = sa_html_col(t, "wait_log2_hist");
-	fputs("<section id=\"wait-hist\"><h2>Wait time per lock (log2 histograms)</h2>\n", out);
+	fputs("<section id=\"wait-hist\"><h2>Wait time of the top waits (log2 histograms)</h2>\n", out);
 	for (unsigned i = 0; i < n && h >= 0; i++) {
 		const struct sa_cell *x = &t->cells[(size_t)rows[i] * t->ncols + (unsigned)h];
 		uint64_t max = 0, total = 0;
@@ -156,8 +172,8 @@ static void histograms(const struct sa_table *t, FILE *out)
 			char from[32], to[32];
 			double len = (double)x->h.v[k] / (double)max * 100;
 			unsigned xx = 40 + (k - lo) * bw;
-			sa_html_ns(from, sizeof(from), k ? (double)(1ULL << (k - 1)) : 0);
-			sa_html_ns(to, sizeof(to), k ? (double)(k < 64 ? 1ULL << k : ~0ULL) : 1);
+			sa_fmt_ns(from, sizeof(from), k ? (double)(1ULL << (k - 1)) : 0);
+			sa_fmt_ns(to, sizeof(to), k ? (double)(k < 64 ? 1ULL << k : ~0ULL) : 1);
 			fprintf(out, "<rect class=\"hbar\" x=\"%u\" y=\"%.1f\" width=\"%u\" "
 				"height=\"%.1f\"><title>%s \xe2\x80\x93 %s: %llu waits</title></rect>",
 				xx, 120 - len, bw - 2, len, from, to, (unsigned long long)x->h.v[k]);
@@ -230,10 +246,10 @@ static void stacked(const struct sa_model *m, const struct sa_table *t, FILE *ou
 
 void sa_html_charts(const struct sa_model *m, const struct sa_report *r, FILE *out)
 {
-	const struct sa_table *locks = sa_html_table(r, "contention.locks");
-	if (locks) {
-		top_wait(m, locks, out);
-		histograms(locks, out);
+	const struct sa_table *waits = sa_report_find(r, "waits.top");
+	if (waits) {
+		top_wait(m, waits, out);
+		histograms(waits, out);
 	}
 	static const struct seg cv[] = {
 		{ "signaled_waiters", "seg-signaled", "signaled" },
@@ -241,13 +257,13 @@ void sa_html_charts(const struct sa_model *m, const struct sa_report *r, FILE *o
 		{ "cancellations", "seg-cancelled", "cancelled" },
 		{ "races", "seg-raced", "raced" },
 	};
-	stacked(m, sa_html_table(r, "races.condvars"), out, "cond-outcomes",
+	stacked(m, sa_report_find(r, "races.condvars"), out, "cond-outcomes",
 		"Condition variables: how waits ended", "cv", cv, 4, "No condition variable waited on.");
 	static const struct seg sp[] = {
 		{ "acquired", "seg-acquired", "acquired while spinning" },
 		{ "gave_up", "seg-gave_up", "gave up (slept)" },
 		{ "saw_waiters", "seg-saw_waiters", "saw waiters (bailed)" },
 	};
-	stacked(m, sa_html_table(r, "spin.objects"), out, "spin", "Spinning: success per object",
+	stacked(m, sa_report_find(r, "spin.objects"), out, "spin", "Spinning: success per object",
 		"spinrow", sp, 3, "No spin loop (SYNCTRACE_SPIN=none, or nothing contended).");
 }

@@ -64,7 +64,7 @@ static void span(const struct tl *t, const struct sa_span *s)
 	uint32_t proc = t->m->threads[s->thread].proc;
 	double y = TOPY + t->lane[s->thread] * LANE + (s->kind == SA_SPAN_HOLD ? 3 : 15);
 	char a[64], b[32], e[32];
-	sa_html_ns(a, sizeof(a), (double)(s->e - s->b));
+	sa_fmt_ns(a, sizeof(a), (double)(s->e - s->b));
 	rel(t, b, sizeof(b), s->b);
 	rel(t, e, sizeof(e), s->e);
 	fprintf(t->out, "<rect class=\"span %s\" x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" "
@@ -167,11 +167,11 @@ void sa_html_timeline(const struct sa_model *m, const struct sa_report_opts *o, 
 	char a[32], b[32], d[64];
 	rel(&t, a, sizeof(a), w->start);
 	rel(&t, b, sizeof(b), w->end);
-	sa_html_ns(d, sizeof(d), (double)(w->end - w->start));
+	sa_fmt_ns(d, sizeof(d), (double)(w->end - w->start));
 	fprintf(out, "<p class=\"note\">Window %s to %s (%s) from the first event: %s; "
 		"%u intervals, %u wakes, %u threads.</p>\n", a, b, d,
 		o->timeline->fixed ? "as asked (--window)"
-				     : "the busiest second (most events), narrowed to its first and last event",
+				     : "the busiest second (most waiting), narrowed to its first and last event",
 		w->nspans, w->narrows, n);
 	if (w->spans_capped || w->arrows_capped)
 		fprintf(out, "<p class=\"warn\">Capped at %d intervals and %d wakes: the window was "

@@ -1,55 +1,61 @@
 /* Races, per condvar: waits, signals, timeouts, cancellations, the
  * WAITING→LEAVING transitions a signaler met, and what they cost — the
- * evidence the 2014 seed asked for. Built only with the cond family. */
+ * evidence of whether timeout races matter. */
 #include <stdlib.h>
+#include <string.h>
 
-#include "sa_config.h"
-#include "sa_report.h"
+#include "sa_report_util.h"
+#include "sa_verdicts.h"
 
-#if SA_HAVE_cond
 #include "sa_cond.h"
 
-static const struct sa_col cols[] = {
-	{ "vpid", "pid", SA_COL_I64 },
-	{ "procname", "process", SA_COL_STR },
-	{ "address", "address", SA_COL_HEX },
-	{ "instance", "inst", SA_COL_U64 },
-	{ "caller", "first call site", SA_COL_HEX },
-	{ "waits", "waits", SA_COL_U64 },
-	{ "timed_waits", "timed", SA_COL_U64 },
-	{ "signals", "signals", SA_COL_U64 },
-	{ "broadcasts", "broadcasts", SA_COL_U64 },
-	{ "signaled_waiters", "signaled", SA_COL_U64 },
-	{ "timeouts", "timeouts", SA_COL_U64 },
-	{ "cancellations", "cancels", SA_COL_U64 },
-	{ "leaving", "leaving", SA_COL_U64 },
-	{ "races", "met leaving", SA_COL_U64 },
-	{ "races_per_1000_signals", "per 1k sig", SA_COL_F64 },
-	{ "signaler_wait_ns", "signaler wait", SA_COL_U64 },
-	{ "waiter_wait_ns", "waiter wait", SA_COL_U64 },
-	{ "relock_ns", "relock", SA_COL_U64 },
-	{ "race_share_of_wait", "race%", SA_COL_PCT },
-	{ "spurious", "spurious", SA_COL_U64 },
-	{ "relock_contended", "relock blocked", SA_COL_U64 },
-	{ "herd_max", "herd max", SA_COL_U64 },
-	{ "verdict", "verdict", SA_COL_STR },
+enum {
+	R_ID, R_CALLER = R_ID + SA_ID_N, R_WAITS, R_TIMED_WAITS, R_SIGNALS, R_BROADCASTS,
+	R_SIGNALED_WAITERS, R_TIMEOUTS, R_CANCELLATIONS, R_LEAVING, R_RACES,
+	R_RACES_PER_1000_SIGNALS, R_SIGNALER_WAIT_NS, R_WAITER_WAIT_NS, R_RELOCK_NS,
+	R_RACE_SHARE_OF_WAIT, R_SPURIOUS, R_RELOCK_CONTENDED, R_HERD_MAX, R_VERDICT, R_VERDICT_CODE, R_N
+};
+static const struct sa_col cols[R_N] = {
+	SA_ID_COLS(R_ID),
+	[R_CALLER] = { "caller", "first call site", SA_COL_HEX, SA_COL_WIDE, 0 },
+	[R_WAITS] = { "waits", "waits", SA_COL_U64, 0, 0 },
+	[R_TIMED_WAITS] = { "timed_waits", "timed", SA_COL_U64, SA_COL_WIDE, 0 },
+	[R_SIGNALS] = { "signals", "signals", SA_COL_U64, 0, 0 },
+	[R_BROADCASTS] = { "broadcasts", "broadcasts", SA_COL_U64, SA_COL_WIDE, 0 },
+	[R_SIGNALED_WAITERS] = { "signaled_waiters", "signaled", SA_COL_U64, 0, 0 },
+	[R_TIMEOUTS] = { "timeouts", "timeouts", SA_COL_U64, 0, 0 },
+	[R_CANCELLATIONS] = { "cancellations", "cancels", SA_COL_U64, SA_COL_WIDE, 0 },
+	[R_LEAVING] = { "leaving", "leaving", SA_COL_U64, SA_COL_WIDE, 0 },
+	[R_RACES] = { "races", "met leaving", SA_COL_U64, 0, 0 },
+	[R_RACES_PER_1000_SIGNALS] = { "races_per_1000_signals", "per 1k sig", SA_COL_F64, SA_COL_WIDE, 0 },
+	[R_SIGNALER_WAIT_NS] = { "signaler_wait_ns", "signaler wait", SA_COL_NS, SA_COL_WIDE, 0 },
+	[R_WAITER_WAIT_NS] = { "waiter_wait_ns", "waiter wait", SA_COL_NS, 0, 0 },
+	[R_RELOCK_NS] = { "relock_ns", "relock", SA_COL_NS, SA_COL_WIDE, 0 },
+	[R_RACE_SHARE_OF_WAIT] = { "race_share_of_wait", "race%", SA_COL_PCT, 0, 0 },
+	[R_SPURIOUS] = { "spurious", "spurious", SA_COL_U64, SA_COL_WIDE, 0 },
+	[R_RELOCK_CONTENDED] = { "relock_contended", "relock blocked", SA_COL_U64, SA_COL_WIDE, 0 },
+	[R_HERD_MAX] = { "herd_max", "herd max", SA_COL_U64, SA_COL_WIDE, 0 },
+	[R_VERDICT] = { "verdict", "verdict", SA_COL_STR, 0, 0 },
+	[R_VERDICT_CODE] = { "verdict_code", "code", SA_COL_STR, SA_COL_WIDE, 0 }, /* sa_verdicts.h */
 };
 
 void sa_races_build(const struct sa_model *m, const struct sa_report_opts *o,
 		    struct sa_report *r)
 {
 	struct sa_table *t = sa_report_table(r, "races.condvars", "Races per condvar", cols,
-					     SA_N(cols));
+					     R_N);
 	struct sa_rank *rows = malloc((m->nobjs + 1) * sizeof(*rows));
 	if (!t || !rows) {
 		free(rows);
 		return;
 	}
+	t->flags = SA_TAB_WIDE;
+	t->minor = 3; /* verdict_code */
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < m->nobjs; i++) {
 		const struct sa_object *ob = &m->objs[i];
 		const struct sa_cond *c = ob->ext;
-		if (ob->type == SA_OBJ_COND && c)
+		if (ob->type == SA_OBJ_COND && c && ob->instances)
 			rows[n++] = (struct sa_rank){ i, c->ref_wait_ns * 4096 + c->met_leaving +
 							      c->waits };
 	}
@@ -64,36 +70,35 @@ void sa_races_build(const struct sa_model *m, const struct sa_report_opts *o,
 		uint64_t sig = c->signals + c->broadcasts;
 		uint64_t all = c->ref_wait_ns + c->wait.sum + c->relock_ns;
 		double share = all ? (double)c->ref_wait_ns / (double)all : 0.0;
-		sa_set_i(&x[0], m->procs[ob->proc].vpid);
-		sa_cell_str(&x[1], sa_proc_name(m, ob->proc));
-		sa_set_u(&x[2], ob->addr);
-		sa_set_u(&x[3], ob->instance);
+		sa_id_fill(m, rows[i].i, &x[R_ID]);
 		if (ob->caller)
-			sa_set_u(&x[4], ob->caller);
-		sa_set_u(&x[5], c->waits);
-		sa_set_u(&x[6], c->timed_waits);
-		sa_set_u(&x[7], c->signals);
-		sa_set_u(&x[8], c->broadcasts);
-		sa_set_u(&x[9], c->moved);
-		sa_set_u(&x[10], c->woke[ST_COND_WOKE_TIMEDOUT]);
-		sa_set_u(&x[11], c->woke[ST_COND_WOKE_CANCELLED] + c->woke[ST_COND_WOKE_CANCELLED_SIGNALED]);
-		sa_set_u(&x[12], c->leaving);
-		sa_set_u(&x[13], c->met_leaving);
+			sa_set_u(&x[R_CALLER], ob->caller);
+		sa_set_u(&x[R_WAITS], c->waits);
+		sa_set_u(&x[R_TIMED_WAITS], c->timed_waits);
+		sa_set_u(&x[R_SIGNALS], c->signals);
+		sa_set_u(&x[R_BROADCASTS], c->broadcasts);
+		sa_set_u(&x[R_SIGNALED_WAITERS], c->moved);
+		sa_set_u(&x[R_TIMEOUTS], c->woke[ST_COND_WOKE_TIMEDOUT]);
+		sa_set_u(&x[R_CANCELLATIONS], c->woke[ST_COND_WOKE_CANCELLED] + c->woke[ST_COND_WOKE_CANCELLED_SIGNALED]);
+		sa_set_u(&x[R_LEAVING], c->leaving);
+		sa_set_u(&x[R_RACES], c->met_leaving);
 		if (sig)
-			sa_set_f(&x[14], 1000.0 * (double)c->met_leaving / (double)sig);
-		sa_set_u(&x[15], c->ref_wait_ns);
-		sa_set_u(&x[16], c->wait.sum);
-		sa_set_u(&x[17], c->relock_ns);
+			sa_set_f(&x[R_RACES_PER_1000_SIGNALS], 1000.0 * (double)c->met_leaving / (double)sig);
+		sa_set_u(&x[R_SIGNALER_WAIT_NS], c->ref_wait_ns);
+		sa_set_u(&x[R_WAITER_WAIT_NS], c->wait.sum);
+		sa_set_u(&x[R_RELOCK_NS], c->relock_ns);
 		if (all)
-			sa_set_f(&x[18], share);
-		sa_set_u(&x[19], c->spurious);
-		sa_set_u(&x[20], c->relock_contended);
+			sa_set_f(&x[R_RACE_SHARE_OF_WAIT], share);
+		sa_set_u(&x[R_SPURIOUS], c->spurious);
+		sa_set_u(&x[R_RELOCK_CONTENDED], c->relock_contended);
 		if (c->herd.n)
-			sa_set_u(&x[21], c->herd.max);
-		if (!c->leaving)
+			sa_set_u(&x[R_HERD_MAX], c->herd.max);
+		struct sa_race_verdict v;
+		sa_race_verdict(m, rows[i].i, &v);
+		if (v.code == SA_RACE_NONE_POSSIBLE)
 			snprintf(verdict, sizeof(verdict), "no waiter timed out or was cancelled: "
 				 "no race possible here");
-		else if (!c->met_leaving)
+		else if (v.code == SA_RACE_NEVER)
 			snprintf(verdict, sizeof(verdict), "%llu waiters left, none met a "
 				 "signaler: the race never happened",
 				 (unsigned long long)c->leaving);
@@ -101,7 +106,8 @@ void sa_races_build(const struct sa_model *m, const struct sa_report_opts *o,
 			snprintf(verdict, sizeof(verdict), "timeout races cost %.3g %% of wait "
 				 "time here (%llu races in %llu signals)", 100.0 * share,
 				 (unsigned long long)c->met_leaving, (unsigned long long)sig);
-		sa_cell_str(&x[22], verdict);
+		sa_cell_str(&x[R_VERDICT], verdict);
+		sa_cell_str(&x[R_VERDICT_CODE], v.name);
 	}
 	if (n > t->nrows)
 		sa_table_note(t, "%u of %u condvars shown (--top)", t->nrows, n);
@@ -111,14 +117,27 @@ void sa_races_build(const struct sa_model *m, const struct sa_report_opts *o,
 	free(rows);
 }
 
-#else
-
-void sa_races_build(const struct sa_model *m, const struct sa_report_opts *o,
-		    struct sa_report *r)
+void sa_race_verdict(const struct sa_model *m, uint32_t obj, struct sa_race_verdict *v)
 {
-	(void)m;
-	(void)o;
-	(void)r; /* no condvar provider in this build */
+	static const char *const names[] = { [SA_RACE_NONE_POSSIBLE] = "none_possible",
+		[SA_RACE_NEVER] = "never", [SA_RACE_COST] = "cost" };
+	memset(v, 0, sizeof(*v));
+	for (uint32_t i = obj < m->nobjs ? obj : 0; i < m->nobjs; i++) {
+		const struct sa_object *ob = &m->objs[i];
+		const struct sa_cond *c = ob->ext;
+		if (ob->type == SA_OBJ_COND && c) {
+			v->condvars++;
+			v->leaving += c->leaving;
+			v->races += c->met_leaving;
+			v->signals += c->signals + c->broadcasts;
+			v->race_ns += c->ref_wait_ns;
+			v->wait_ns += c->wait.sum + c->relock_ns;
+		}
+		if (obj < m->nobjs)
+			break;
+	}
+	v->code = !v->leaving ? SA_RACE_NONE_POSSIBLE : !v->races ? SA_RACE_NEVER : SA_RACE_COST;
+	v->name = names[v->code];
+	if (v->race_ns + v->wait_ns)
+		v->share = (double)v->race_ns / (double)(v->race_ns + v->wait_ns);
 }
-
-#endif

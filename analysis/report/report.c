@@ -1,97 +1,77 @@
+/* The top of the reports: every module's tables, built in one order and
+ * written in one format. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "sa_html.h"
 #include "sa_report.h"
-#include "sa_symbols.h"
+#include "sa_waits_view.h"
 
-struct sa_table *sa_report_table(struct sa_report *r, const char *name, const char *title,
-				 const struct sa_col *cols, unsigned ncols)
-{
-	if (r->n == r->cap) {
-		unsigned c = r->cap ? r->cap * 2 : 8;
-		struct sa_table **p = realloc(r->tables, c * sizeof(*p));
-		if (!p)
-			return NULL;
-		r->tables = p;
-		r->cap = c;
-	}
-	struct sa_table *t = malloc(sizeof(*t));
-	if (!t)
-		return NULL;
-	r->tables[r->n++] = t;
-	sa_table_init(t, name, title, cols, ncols);
-	return t;
-}
+typedef void (*sa_build_fn)(const struct sa_model *, const struct sa_report_opts *,
+			    struct sa_report *);
+/* In the order they are printed: findings first, then where threads
+ * wait, then the details (text: behind --wide, except the summary). */
+static const sa_build_fn modules[] = {
+	sa_findings_build, sa_waits_build, sa_summary_build, sa_contention_build,
+	sa_wakes_build, sa_races_build, sa_spin_build, sa_barriers_build, sa_checks_build,
+	sa_stacks_build,
+};
 
-const char *sa_proc_name(const struct sa_model *m, uint32_t proc)
+static int lookup(const char *s, const char *const *names, int n)
 {
-	return proc < m->nprocs ? m->procs[proc].procname : "";
-}
-
-int sa_lower_bounds(const struct sa_model *m)
-{
-	return m->ndiscards > 0;
-}
-
-void sa_set_u(struct sa_cell *c, uint64_t v)
-{
-	c->null = 0;
-	c->u = v;
-}
-
-void sa_set_i(struct sa_cell *c, int64_t v)
-{
-	c->null = 0;
-	c->i = v;
-}
-
-void sa_set_f(struct sa_cell *c, double v)
-{
-	c->null = 0;
-	c->f = v;
-}
-
-void sa_set_hist(struct sa_cell *c, const struct sa_dist *d)
-{
-	sa_cell_hist(c, d->log2, (unsigned)sa_dist_nbuckets(d));
-}
-
-int sa_report_parse_sort(const char *s)
-{
-	static const char *const n[] = { "wait", "contended", "acquisitions", "hold" };
-	for (int i = 0; i < 4; i++)
-		if (!strcmp(s, n[i]))
+	for (int i = 0; i < n; i++)
+		if (!strcmp(s, names[i]))
 			return i;
 	return -1;
 }
 
+int sa_report_parse_sort(const char *s)
+{
+	static const char *const n[] = { [SA_SORT_WAIT] = "wait", [SA_SORT_CONTENDED] = "contended",
+		[SA_SORT_ACQUISITIONS] = "acquisitions", [SA_SORT_HOLD] = "hold" };
+	return lookup(s, n, (int)SA_N(n));
+}
+
 int sa_report_parse_format(const char *s)
 {
-	if (!strcmp(s, "text"))
-		return SA_FMT_TEXT;
-	if (!strcmp(s, "json"))
-		return SA_FMT_JSON;
-	if (!strcmp(s, "csv"))
-		return SA_FMT_CSV;
-	if (!strcmp(s, "html"))
-		return SA_FMT_HTML;
-	return -1;
+	static const char *const n[] = { [SA_FMT_TEXT] = "text", [SA_FMT_JSON] = "json",
+		[SA_FMT_CSV] = "csv", [SA_FMT_HTML] = "html" };
+	return lookup(s, n, (int)SA_N(n));
+}
+
+int sa_report_parse_by(const char *s)
+{
+	static const char *const n[] = { [SA_BY_CLASS] = "class", [SA_BY_OBJECT] = "object",
+		[SA_BY_SITE] = "site" };
+	return lookup(s, n, (int)SA_N(n));
+}
+
+static void text_head(const struct sa_model *m, const struct sa_report_opts *o, FILE *out)
+{
+	char span[32], ev[32];
+	sa_fmt_ns(span, sizeof(span), m->last_ts > m->first_ts ? (double)(m->last_ts - m->first_ts)
+							       : 0);
+	fprintf(out, "synctrace report: %u process%s, %u thread%s, %u object%s, %s events over %s\n",
+		m->nprocs, m->nprocs == 1 ? "" : "es", m->nthreads, m->nthreads == 1 ? "" : "s",
+		m->nobjs, m->nobjs == 1 ? "" : "s", sa_fmt_count(ev, sizeof(ev), m->events), span);
+	if (o->partial)
+		fputs("PARTIAL REPORT: the trace could not be read to its end; "
+		      "every number is a lower bound.\n", out);
+	for (unsigned i = 0; i < o->nmessages; i++)
+		fprintf(out, "message: %s\n", o->messages[i]);
+	if (sa_lower_bounds(m))
+		fputs("LOWER BOUNDS: the tracer discarded events (see the discarded "
+		      "table); event-derived counts are lower bounds.\n", out);
 }
 
 int sa_report_render(const struct sa_model *m, const struct sa_report_opts *o, FILE *out)
 {
 	struct sa_report r = { 0 };
-	sa_summary_build(m, o, &r);
-	sa_contention_build(m, o, &r);
-	sa_wakes_build(m, o, &r);
-	sa_races_build(m, o, &r);
-	sa_spin_build(m, o, &r);
-	sa_barriers_build(m, o, &r);
-	sa_checks_build(m, o, &r);
-	sa_stacks_build(m, o, &r); /* analysis/symbols: only with call stacks */
+	for (unsigned i = 0; i < SA_N(modules); i++)
+		modules[i](m, o, &r);
 
 	int lower = sa_lower_bounds(m);
-	unsigned minor = 0;
+	unsigned minor = 0, hidden = 0;
 	for (unsigned i = 0; i < r.n; i++)
 		if (r.tables[i]->minor > minor)
 			minor = r.tables[i]->minor;
@@ -125,17 +105,17 @@ int sa_report_render(const struct sa_model *m, const struct sa_report_opts *o, F
 		break;
 	case SA_FMT_TEXT:
 	default:
-		fputs("synctrace report\n", out);
-		if (o->partial)
-			fputs("PARTIAL REPORT: the trace could not be read to its end; "
-			      "every number is a lower bound.\n", out);
-		for (unsigned i = 0; i < o->nmessages; i++)
-			fprintf(out, "message: %s\n", o->messages[i]);
-		if (lower)
-			fputs("LOWER BOUNDS: the tracer discarded events (see the discarded "
-			      "table); event-derived counts are lower bounds.\n", out);
-		for (unsigned i = 0; i < r.n; i++)
-			sa_table_text(r.tables[i], out);
+		text_head(m, o, out);
+		for (unsigned i = 0; i < r.n; i++) {
+			if (!o->wide && (r.tables[i]->flags & SA_TAB_WIDE)) {
+				hidden++;
+				continue;
+			}
+			sa_table_text(r.tables[i], out, o->wide);
+		}
+		if (hidden)
+			fprintf(out, "\n%u more tables and every column: --wide; all of it in exact ns: "
+				"--format json|csv\n", hidden);
 		break;
 	}
 	for (unsigned i = 0; i < r.n; i++) {
@@ -143,5 +123,9 @@ int sa_report_render(const struct sa_model *m, const struct sa_report_opts *o, F
 		free(r.tables[i]);
 	}
 	free(r.tables);
+	if (r.view) {
+		sa_waits_view_free(r.view);
+		free(r.view);
+	}
 	return 0;
 }

@@ -6,18 +6,21 @@
 
 #include <stdio.h>
 
-#include "sa_report.h"
+#include "sa_report_util.h"
 
-/* The table named `name` in r, or NULL; a column's index, or -1. */
-const struct sa_table *sa_html_table(const struct sa_report *r, const char *name);
+/* Text with every character HTML gives a meaning to escaped (and bytes
+ * that are not UTF-8 replaced): the one way trace text reaches the page. */
+void sa_html_esc(FILE *out, const char *s);
+/* A column's index, or -1. */
 int sa_html_col(const struct sa_table *t, const char *name);
 /* Cell (row, col) as an integer (0 if null or no such column). */
 uint64_t sa_html_u(const struct sa_table *t, unsigned row, int col);
-/* "12.3 µs" */
-void sa_html_ns(char *buf, size_t n, double ns);
 /* A call site: "0x1234 (func at file.c:12)" when the analyzer can symbolize it. */
 void sa_html_site(FILE *out, const struct sa_model *m, uint32_t proc, uint64_t addr);
 
+/* The HTML document of the tables in r, with SVG charts (html.c). */
+void sa_html_render(const struct sa_model *m, const struct sa_report_opts *o,
+		    const struct sa_report *r, FILE *out);
 void sa_html_charts(const struct sa_model *m, const struct sa_report *r, FILE *out);
 void sa_html_timeline(const struct sa_model *m, const struct sa_report_opts *o, FILE *out);
 

@@ -2,66 +2,72 @@
  * provider, format versions, and every discarded-events range. */
 #include <string.h>
 
-#include "sa_report.h"
+#include "sa_report_util.h"
 
-static const struct sa_col trace_cols[] = {
-	{ "first_ns", "first (ns)", SA_COL_I64 },
-	{ "last_ns", "last (ns)", SA_COL_I64 },
-	{ "span_ns", "span (ns)", SA_COL_U64 },
-	{ "traces", "traces", SA_COL_U64 },
-	{ "processes", "processes", SA_COL_U64 },
-	{ "threads", "threads", SA_COL_U64 },
-	{ "objects", "objects", SA_COL_U64 },
-	{ "events", "events", SA_COL_U64 },
-	{ "malformed_events", "malformed", SA_COL_U64 },
-	{ "discarded_events", "discarded", SA_COL_U64 },
-	{ "discarded_ranges", "discard ranges", SA_COL_U64 },
-	{ "lower_bounds", "lower bounds", SA_COL_BOOL },
+enum { TR_FIRST, TR_LAST, TR_SPAN, TR_TRACES, TR_PROCS, TR_THREADS, TR_OBJS, TR_EVENTS,
+       TR_MALFORMED, TR_DISCARDED, TR_RANGES, TR_LOWER, TR_N };
+static const struct sa_col trace_cols[TR_N] = {
+	[TR_FIRST] = { "first_ns", "first (ns)", SA_COL_I64, 0, 0 },
+	[TR_LAST] = { "last_ns", "last (ns)", SA_COL_I64, 0, 0 },
+	[TR_SPAN] = { "span_ns", "span", SA_COL_NS, 0, 0 },
+	[TR_TRACES] = { "traces", "traces", SA_COL_U64, 0, 0 },
+	[TR_PROCS] = { "processes", "processes", SA_COL_U64, 0, 0 },
+	[TR_THREADS] = { "threads", "threads", SA_COL_U64, 0, 0 },
+	[TR_OBJS] = { "objects", "objects", SA_COL_U64, 0, 0 },
+	[TR_EVENTS] = { "events", "events", SA_COL_U64, 0, 0 },
+	[TR_MALFORMED] = { "malformed_events", "malformed", SA_COL_U64, 0, 0 },
+	[TR_DISCARDED] = { "discarded_events", "discarded", SA_COL_U64, 0, 0 },
+	[TR_RANGES] = { "discarded_ranges", "discard ranges", SA_COL_U64, 0, 0 },
+	[TR_LOWER] = { "lower_bounds", "lower bounds", SA_COL_BOOL, 0, 0 },
 };
 
-static const struct sa_col proc_cols[] = {
-	{ "trace", "trace", SA_COL_U64 },
-	{ "vpid", "pid", SA_COL_I64 },
-	{ "instance", "inst", SA_COL_U64 },
-	{ "procname", "name", SA_COL_STR },
-	{ "format", "format", SA_COL_STR },
-	{ "level", "level", SA_COL_STR },
-	{ "spin_mode", "spin", SA_COL_STR },
-	{ "spin_limit", "spin limit", SA_COL_I64 },
-	{ "threads", "threads", SA_COL_U64 },
-	{ "events", "events", SA_COL_U64 },
-	{ "first_ns", "first (ns)", SA_COL_I64 },
-	{ "last_ns", "last (ns)", SA_COL_I64 },
-	{ "started_in_trace", "start seen", SA_COL_BOOL },
-	{ "stopped_in_trace", "stop seen", SA_COL_BOOL },
-	{ "mutexes_spin", "mutexes spin", SA_COL_STR },
+enum { P_TRACE, P_VPID, P_INST, P_NAME, P_FORMAT, P_LEVEL, P_SPIN, P_SPIN_LIMIT, P_THREADS,
+       P_EVENTS, P_FIRST, P_LAST, P_STARTED, P_STOPPED, P_MUTEX_SPIN, P_N };
+static const struct sa_col proc_cols[P_N] = {
+	[P_TRACE] = { "trace", "trace", SA_COL_U64, SA_COL_WIDE, 0 },
+	[P_VPID] = { "vpid", "pid", SA_COL_I64, 0, 0 },
+	[P_INST] = { "instance", "inst", SA_COL_U64, SA_COL_WIDE, 0 },
+	[P_NAME] = { "procname", "name", SA_COL_STR, 0, 0 },
+	[P_FORMAT] = { "format", "format", SA_COL_STR, 0, 0 },
+	[P_LEVEL] = { "level", "level", SA_COL_STR, 0, 0 },
+	[P_SPIN] = { "spin_mode", "spin", SA_COL_STR, 0, 0 },
+	[P_SPIN_LIMIT] = { "spin_limit", "spin limit", SA_COL_I64, 0, 0 },
+	[P_THREADS] = { "threads", "threads", SA_COL_U64, 0, 0 },
+	[P_EVENTS] = { "events", "events", SA_COL_U64, 0, 0 },
+	[P_FIRST] = { "first_ns", "first (ns)", SA_COL_I64, SA_COL_WIDE, 0 },
+	[P_LAST] = { "last_ns", "last (ns)", SA_COL_I64, SA_COL_WIDE, 0 },
+	[P_STARTED] = { "started_in_trace", "start seen", SA_COL_BOOL, SA_COL_WIDE, 0 },
+	[P_STOPPED] = { "stopped_in_trace", "stop seen", SA_COL_BOOL, SA_COL_WIDE, 0 },
+	[P_MUTEX_SPIN] = { "mutexes_spin", "mutexes spin", SA_COL_STR, 0, 0 },
 };
 
-static const struct sa_col thread_cols[] = {
-	{ "vpid", "pid", SA_COL_I64 },
-	{ "vtid", "tid", SA_COL_I64 },
-	{ "instance", "inst", SA_COL_U64 },
-	{ "name", "name", SA_COL_STR },
-	{ "events", "events", SA_COL_U64 },
-	{ "started_in_trace", "started", SA_COL_BOOL },
-	{ "exited_in_trace", "exited", SA_COL_BOOL },
-	{ "cancelled", "cancelled", SA_COL_BOOL },
+enum { TH_VPID, TH_VTID, TH_INST, TH_NAME, TH_EVENTS, TH_STARTED, TH_EXITED, TH_CANCELLED,
+       TH_N };
+static const struct sa_col thread_cols[TH_N] = {
+	[TH_VPID] = { "vpid", "pid", SA_COL_I64, 0, 0 },
+	[TH_VTID] = { "vtid", "tid", SA_COL_I64, 0, 0 },
+	[TH_INST] = { "instance", "inst", SA_COL_U64, 0, 0 },
+	[TH_NAME] = { "name", "name", SA_COL_STR, 0, 0 },
+	[TH_EVENTS] = { "events", "events", SA_COL_U64, 0, 0 },
+	[TH_STARTED] = { "started_in_trace", "started", SA_COL_BOOL, 0, 0 },
+	[TH_EXITED] = { "exited_in_trace", "exited", SA_COL_BOOL, 0, 0 },
+	[TH_CANCELLED] = { "cancelled", "cancelled", SA_COL_BOOL, 0, 0 },
 };
 
-static const struct sa_col prov_cols[] = {
-	{ "provider", "provider", SA_COL_STR },
-	{ "events", "events", SA_COL_U64 },
+enum { PR_PROVIDER, PR_EVENTS, PR_N };
+static const struct sa_col prov_cols[PR_N] = {
+	[PR_PROVIDER] = { "provider", "provider", SA_COL_STR, 0, 0 },
+	[PR_EVENTS] = { "events", "events", SA_COL_U64, 0, 0 },
 };
 
-static const struct sa_col disc_cols[] = {
-	{ "trace", "trace", SA_COL_STR },
-	{ "stream", "stream", SA_COL_STR },
-	{ "begin_ns", "begin (ns)", SA_COL_I64 },
-	{ "end_ns", "end (ns)", SA_COL_I64 },
-	{ "count", "discarded", SA_COL_U64 },
+enum { D_TRACE, D_STREAM, D_BEGIN, D_END, D_COUNT, D_N };
+static const struct sa_col disc_cols[D_N] = {
+	[D_TRACE] = { "trace", "trace", SA_COL_STR, 0, 0 },
+	[D_STREAM] = { "stream", "stream", SA_COL_STR, 0, 0 },
+	[D_BEGIN] = { "begin_ns", "begin (ns)", SA_COL_I64, 0, 0 },
+	[D_END] = { "end_ns", "end (ns)", SA_COL_I64, 0, 0 },
+	[D_COUNT] = { "count", "discarded", SA_COL_U64, 0, 0 }, /* null: unknown */
 };
-
-#define N(a) (sizeof(a) / sizeof((a)[0]))
 
 static const char *level_name(int l)
 {
@@ -79,25 +85,26 @@ void sa_summary_build(const struct sa_model *m, const struct sa_report_opts *o,
 		      struct sa_report *r)
 {
 	(void)o;
-	struct sa_table *t = sa_report_table(r, "summary.trace", "Summary", trace_cols,
-					     N(trace_cols));
+	struct sa_table *t = sa_report_table(r, "summary.trace", "Summary", trace_cols, TR_N);
+	if (t)
+		t->flags = SA_TAB_WIDE;
 	struct sa_cell *c;
 	if (t && (c = sa_table_row(t))) {
 		int any = m->events > 0;
 		if (any) {
-			sa_set_i(&c[0], m->first_ts);
-			sa_set_i(&c[1], m->last_ts);
-			sa_set_u(&c[2], (uint64_t)(m->last_ts - m->first_ts));
+			sa_set_i(&c[TR_FIRST], m->first_ts);
+			sa_set_i(&c[TR_LAST], m->last_ts);
+			sa_set_u(&c[TR_SPAN], (uint64_t)(m->last_ts - m->first_ts));
 		}
-		sa_set_u(&c[3], m->ntraces);
-		sa_set_u(&c[4], m->nprocs);
-		sa_set_u(&c[5], m->nthreads);
-		sa_set_u(&c[6], m->nobjs);
-		sa_set_u(&c[7], m->events);
-		sa_set_u(&c[8], m->malformed);
-		sa_set_u(&c[9], m->discarded_total);
-		sa_set_u(&c[10], m->ndiscards);
-		sa_set_u(&c[11], (uint64_t)sa_lower_bounds(m));
+		sa_set_u(&c[TR_TRACES], m->ntraces);
+		sa_set_u(&c[TR_PROCS], m->nprocs);
+		sa_set_u(&c[TR_THREADS], m->nthreads);
+		sa_set_u(&c[TR_OBJS], m->nobjs);
+		sa_set_u(&c[TR_EVENTS], m->events);
+		sa_set_u(&c[TR_MALFORMED], m->malformed);
+		sa_set_u(&c[TR_DISCARDED], m->discarded_total);
+		sa_set_u(&c[TR_RANGES], m->ndiscards);
+		sa_set_u(&c[TR_LOWER], (uint64_t)sa_lower_bounds(m));
 		if (m->ndiscards)
 			sa_table_note(t, "the tracer discarded %s%llu events: counts derived "
 				      "from events are lower bounds; acquisitions from the "
@@ -109,54 +116,59 @@ void sa_summary_build(const struct sa_model *m, const struct sa_report_opts *o,
 				sa_table_note(t, "trace %u: %s", i, m->trace_names[i]);
 	}
 
-	t = sa_report_table(r, "summary.processes", "Processes", proc_cols, N(proc_cols));
+	t = sa_report_table(r, "summary.processes", "Processes", proc_cols, P_N);
+	if (t)
+		t->text_rows = 8;
 	for (uint32_t i = 0; t && i < m->nprocs; i++) {
 		const struct sa_proc *p = &m->procs[i];
 		char fmt[32];
 		if (!(c = sa_table_row(t)))
 			break;
-		sa_set_u(&c[0], p->trace);
-		sa_set_i(&c[1], p->vpid);
-		sa_set_u(&c[2], p->instance);
-		sa_cell_str(&c[3], p->procname);
+		sa_set_u(&c[P_TRACE], p->trace);
+		sa_set_i(&c[P_VPID], p->vpid);
+		sa_set_u(&c[P_INST], p->instance);
+		sa_cell_str(&c[P_NAME], p->procname);
 		if (p->have_start) {
 			snprintf(fmt, sizeof(fmt), "%d.%d", p->fmt_major, p->fmt_minor);
-			sa_cell_str(&c[4], fmt);
-			sa_cell_str(&c[5], level_name(p->level));
-			sa_cell_str(&c[6], spin_mode_name(p->spin_mode));
-			sa_set_i(&c[7], p->spin_limit);
+			sa_cell_str(&c[P_FORMAT], fmt);
+			sa_cell_str(&c[P_LEVEL], level_name(p->level));
+			sa_cell_str(&c[P_SPIN], spin_mode_name(p->spin_mode));
+			sa_set_i(&c[P_SPIN_LIMIT], p->spin_limit);
 		}
-		sa_set_u(&c[8], p->nthreads);
-		sa_set_u(&c[9], p->events);
-		sa_set_i(&c[10], p->first_ts);
-		sa_set_i(&c[11], p->last_ts);
-		sa_set_u(&c[12], (uint64_t)p->have_start);
-		sa_set_u(&c[13], (uint64_t)p->stopped);
+		sa_set_u(&c[P_THREADS], p->nthreads);
+		sa_set_u(&c[P_EVENTS], p->events);
+		sa_set_i(&c[P_FIRST], p->first_ts);
+		sa_set_i(&c[P_LAST], p->last_ts);
+		sa_set_u(&c[P_STARTED], (uint64_t)p->have_start);
+		sa_set_u(&c[P_STOPPED], (uint64_t)p->stopped);
 		if (p->have_mutex_spin) /* SYNCTRACE_SPIN set: all; else adaptive only */
-			sa_cell_str(&c[14], p->all_mutexes_spin ? "all" : "adaptive");
+			sa_cell_str(&c[P_MUTEX_SPIN], p->all_mutexes_spin ? "all" : "adaptive");
 		if (!p->have_start)
 			sa_table_note(t, "pid %d: no synctrace_meta:start (tracing began after "
 				      "the process started): format and level unknown",
 				      p->vpid);
 	}
 
-	t = sa_report_table(r, "summary.threads", "Threads", thread_cols, N(thread_cols));
+	t = sa_report_table(r, "summary.threads", "Threads", thread_cols, TH_N);
+	if (t)
+		t->flags = SA_TAB_WIDE;
 	for (uint32_t i = 0; t && i < m->nthreads; i++) {
 		const struct sa_thread *th = &m->threads[i];
 		if (!(c = sa_table_row(t)))
 			break;
-		sa_set_i(&c[0], m->procs[th->proc].vpid);
-		sa_set_i(&c[1], th->vtid);
-		sa_set_u(&c[2], th->instance);
-		sa_cell_str(&c[3], th->procname);
-		sa_set_u(&c[4], th->events);
-		sa_set_u(&c[5], (uint64_t)th->started);
-		sa_set_u(&c[6], (uint64_t)th->exited);
-		sa_set_u(&c[7], (uint64_t)th->cancelled);
+		sa_set_i(&c[TH_VPID], m->procs[th->proc].vpid);
+		sa_set_i(&c[TH_VTID], th->vtid);
+		sa_set_u(&c[TH_INST], th->instance);
+		sa_cell_str(&c[TH_NAME], th->procname);
+		sa_set_u(&c[TH_EVENTS], th->events);
+		sa_set_u(&c[TH_STARTED], (uint64_t)th->started);
+		sa_set_u(&c[TH_EXITED], (uint64_t)th->exited);
+		sa_set_u(&c[TH_CANCELLED], (uint64_t)th->cancelled);
 	}
 
-	t = sa_report_table(r, "summary.providers", "Events by provider", prov_cols,
-			    N(prov_cols));
+	t = sa_report_table(r, "summary.providers", "Events by provider", prov_cols, PR_N);
+	if (t)
+		t->flags = SA_TAB_WIDE;
 	const char *last = NULL;
 	for (int id = 1; t && id < SA_EV_COUNT; id++) {
 		const char *p = sa_event_provider((enum sa_event_id)id);
@@ -168,30 +180,32 @@ void sa_summary_build(const struct sa_model *m, const struct sa_report_opts *o,
 			n += m->per_id[k];
 		if (!n || !(c = sa_table_row(t)))
 			continue;
-		sa_cell_str(&c[0], p);
-		sa_set_u(&c[1], n);
+		sa_cell_str(&c[PR_PROVIDER], p);
+		sa_set_u(&c[PR_EVENTS], n);
 	}
 	for (unsigned i = 0; t && i < m->nother; i++) {
 		if (!(c = sa_table_row(t)))
 			break;
-		sa_cell_str(&c[0], m->other[i].name);
-		sa_set_u(&c[1], m->other[i].events);
+		sa_cell_str(&c[PR_PROVIDER], m->other[i].name);
+		sa_set_u(&c[PR_EVENTS], m->other[i].events);
 	}
 
-	t = sa_report_table(r, "summary.discarded", "Discarded events", disc_cols,
-			    N(disc_cols));
+	t = sa_report_table(r, "summary.discarded", "Discarded events", disc_cols, D_N);
+	if (t && !m->ndiscards)
+		t->flags = SA_TAB_WIDE;
 	for (uint32_t i = 0; t && i < m->ndiscards; i++) {
 		const struct sa_discard *d = &m->discards[i];
 		if (!(c = sa_table_row(t)))
 			break;
-		sa_cell_str(&c[0], d->trace < m->ntraces && m->trace_names[d->trace]
+		sa_cell_str(&c[D_TRACE], d->trace < m->ntraces && m->trace_names[d->trace]
 					   ? m->trace_names[d->trace] : "");
-		sa_cell_str(&c[1], d->stream);
+		sa_cell_str(&c[D_STREAM], d->stream);
 		if (d->begin != INT64_MIN)
-			sa_set_i(&c[2], d->begin);
+			sa_set_i(&c[D_BEGIN], d->begin);
 		if (d->end != INT64_MIN)
-			sa_set_i(&c[3], d->end);
-		if (d->count)
-			sa_set_u(&c[4], d->count);
+			sa_set_i(&c[D_END], d->end);
+		if (d->count_known) /* else unknown (even when the trace said an impossible
+				     * one): the range still makes numbers lower bounds */
+			sa_set_u(&c[D_COUNT], d->count);
 	}
 }

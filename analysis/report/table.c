@@ -32,6 +32,8 @@ struct sa_cell *sa_table_row(struct sa_table *t)
 
 void sa_cell_str(struct sa_cell *c, const char *s)
 {
+	if (!c->null)
+		free((void *)c->s); /* set again */
 	c->s = strdup(s ? s : "");
 	c->null = c->s == NULL;
 }
@@ -82,6 +84,46 @@ void sa_table_free(struct sa_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
+char *sa_fmt_ns(char *buf, size_t n, double ns)
+{
+	static const char *const unit[] = { "ns", "\xc2\xb5s", "ms", "s" };
+	int u = 0;
+	if (ns <= 0) {
+		snprintf(buf, n, "0");
+		return buf;
+	}
+	while (u < 3 && ns >= 999.5) {
+		ns /= 1000.0;
+		u++;
+	}
+	/* 3 significant digits: 45.0, 4.50, 812; seconds beyond 999 as they are. */
+	snprintf(buf, n, ns >= 99.95 ? "%.0f %s" : ns >= 9.995 ? "%.1f %s" : "%.2f %s", ns,
+		 unit[u]);
+	return buf;
+}
+
+char *sa_fmt_count(char *buf, size_t n, uint64_t v)
+{
+	char d[32];
+	int len = snprintf(d, sizeof(d), "%llu", (unsigned long long)v);
+	size_t o = 0;
+	for (int i = 0; i < len && o + 2 < n; i++) {
+		if (i && (len - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = d[i];
+	}
+	buf[o < n ? o : n - 1] = 0;
+	return buf;
+}
+
+size_t sa_text_width(const char *s)
+{
+	size_t w = 0;
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
 /* Text of one cell (not JSON). */
 static void cell_text(const struct sa_col *col, const struct sa_cell *x, char *buf, size_t n)
 {
@@ -91,10 +133,11 @@ static void cell_text(const struct sa_col *col, const struct sa_cell *x, char *b
 	}
 	switch (col->type) {
 	case SA_COL_STR: snprintf(buf, n, "%s", x->s); break;
-	case SA_COL_U64: snprintf(buf, n, "%llu", (unsigned long long)x->u); break;
+	case SA_COL_U64: sa_fmt_count(buf, n, x->u); break;
+	case SA_COL_NS: sa_fmt_ns(buf, n, (double)x->u); break;
 	case SA_COL_I64: snprintf(buf, n, "%lld", (long long)x->i); break;
 	case SA_COL_HEX: snprintf(buf, n, "0x%llx", (unsigned long long)x->u); break;
-	case SA_COL_PCT: snprintf(buf, n, "%.2f%%", x->f * 100.0); break;
+	case SA_COL_PCT: snprintf(buf, n, "%.1f%%", x->f * 100.0); break;
 	case SA_COL_F64: /* 3 decimals; 3 significant digits below 1 (0.0004 stays visible) */
 		snprintf(buf, n, x->f == 0 || x->f >= 1 || x->f <= -1 ? "%.3f" : "%.3g", x->f);
 		break;
@@ -123,42 +166,136 @@ void sa_cell_text(const struct sa_col *col, const struct sa_cell *x, char *buf, 
 
 #define CELL_MAX 1024
 
-void sa_table_text(const struct sa_table *t, FILE *out)
+/* The cell as the text renderer shows it: cut to the column's max
+ * (ending in "…") unless wide. */
+static void text_of(const struct sa_col *col, const struct sa_cell *x, int wide, char *buf,
+		    size_t n)
+{
+	cell_text(col, x, buf, n);
+	if (wide || !col->max || sa_text_width(buf) <= col->max)
+		return;
+	size_t w = 0, i = 0;
+	for (; buf[i]; i++) {
+		if (((unsigned char)buf[i] & 0xc0) != 0x80 && ++w == col->max)
+			break;
+	}
+	if (i + 4 <= n)
+		memcpy(buf + i, "\xe2\x80\xa6", 4); /* … */
+}
+
+static void pad(FILE *out, const char *s, size_t w, int left)
+{
+	size_t l = sa_text_width(s);
+	if (!left)
+		for (; l < w; l++)
+			fputc(' ', out);
+	fputs(s, out);
+	if (left)
+		for (; l < w; l++)
+			fputc(' ', out);
+}
+
+/* "%2u. " then the text wrapped at spaces to fit 120 columns, the
+ * continuation lines indented under the text. */
+static void wrapped(FILE *out, const char *prefix, const char *s)
+{
+	enum { WIDTH = 118 };
+	const size_t INDENT = sa_text_width(prefix);
+	fputs(prefix, out);
+	size_t col = INDENT;
+	while (*s) {
+		const char *e = s;
+		while (*e && *e != ' ')
+			e++;
+		char word[CELL_MAX];
+		size_t len = (size_t)(e - s) < sizeof(word) - 1 ? (size_t)(e - s) : sizeof(word) - 1;
+		memcpy(word, s, len);
+		word[len] = 0;
+		size_t w = sa_text_width(word);
+		if (col > INDENT && col + 1 + w > WIDTH) {
+			fprintf(out, "\n%*s", (int)INDENT, "");
+			col = INDENT;
+		} else if (col > INDENT) {
+			fputc(' ', out);
+			col++;
+		}
+		fputs(word, out);
+		col += w;
+		s = *e ? e + 1 : e;
+	}
+	fputc('\n', out);
+}
+
+static int shown(const struct sa_table *t, unsigned c, int wide)
+{
+	if (wide || (c < 64 && (t->text_show >> c & 1)))
+		return 1;
+	return !(t->cols[c].flags & SA_COL_WIDE) && !(c < 64 && (t->text_hide >> c & 1));
+}
+
+void sa_table_text(const struct sa_table *t, FILE *out, int wide)
 {
 	size_t *w = calloc(t->ncols ? t->ncols : 1, sizeof(size_t));
 	char buf[CELL_MAX];
+	unsigned nrows = t->nrows, c;
 	if (!w)
 		return;
-	for (unsigned c = 0; c < t->ncols; c++)
-		w[c] = strlen(t->cols[c].head);
-	for (unsigned r = 0; r < t->nrows; r++)
-		for (unsigned c = 0; c < t->ncols; c++) {
-			cell_text(&t->cols[c], &t->cells[(size_t)r * t->ncols + c], buf, sizeof(buf));
-			size_t l = strlen(buf);
+	if (!wide && t->text_rows && nrows > t->text_rows)
+		nrows = t->text_rows;
+	fprintf(out, "\n%s\n", t->title);
+	if (t->flags & SA_TAB_LIST) {
+		for (unsigned r = 0; r < nrows; r++) {
+			cell_text(&t->cols[t->text_col], &t->cells[(size_t)r * t->ncols + t->text_col],
+				  buf, sizeof(buf));
+			char num[16];
+			snprintf(num, sizeof(num), "%2u. ", r + 1);
+			wrapped(out, num, buf);
+		}
+		goto tail;
+	}
+	for (c = 0; c < t->ncols; c++)
+		w[c] = sa_text_width(t->cols[c].head);
+	for (unsigned r = 0; r < nrows; r++)
+		for (c = 0; c < t->ncols; c++) {
+			text_of(&t->cols[c], &t->cells[(size_t)r * t->ncols + c], wide, buf, sizeof(buf));
+			size_t l = sa_text_width(buf);
 			if (l > w[c])
 				w[c] = l;
 		}
-	fprintf(out, "\n%s\n", t->title);
-	for (unsigned c = 0; c < t->ncols; c++) {
+	unsigned last = 0;
+	for (c = 0; c < t->ncols; c++)
+		if (shown(t, c, wide))
+			last = c;
+	int first = 1;
+	for (c = 0; c < t->ncols; c++) {
+		if (!shown(t, c, wide))
+			continue;
 		int left = t->cols[c].type == SA_COL_STR || t->cols[c].type == SA_COL_HIST;
-		fprintf(out, c ? " %*s" : "%*s", left ? -(int)w[c] : (int)w[c], t->cols[c].head);
+		fputs(first ? "" : " ", out);
+		pad(out, t->cols[c].head, c == last && left ? 0 : w[c], left);
+		first = 0;
 	}
 	fputc('\n', out);
-	for (unsigned r = 0; r < t->nrows; r++) {
-		for (unsigned c = 0; c < t->ncols; c++) {
+	for (unsigned r = 0; r < nrows; r++) {
+		first = 1;
+		for (c = 0; c < t->ncols; c++) {
+			if (!shown(t, c, wide))
+				continue;
 			int left = t->cols[c].type == SA_COL_STR || t->cols[c].type == SA_COL_HIST;
-			cell_text(&t->cols[c], &t->cells[(size_t)r * t->ncols + c], buf, sizeof(buf));
-			if (c == t->ncols - 1 && left)
-				fprintf(out, c ? " %s" : "%s", buf);
-			else
-				fprintf(out, c ? " %*s" : "%*s", left ? -(int)w[c] : (int)w[c], buf);
+			text_of(&t->cols[c], &t->cells[(size_t)r * t->ncols + c], wide, buf, sizeof(buf));
+			fputs(first ? "" : " ", out);
+			pad(out, buf, c == last && left ? 0 : w[c], left);
+			first = 0;
 		}
 		fputc('\n', out);
 	}
+tail:
 	if (!t->nrows)
 		fprintf(out, "(none)\n");
+	else if (nrows < t->nrows)
+		fprintf(out, "(%u more: --wide, or --format json|csv)\n", t->nrows - nrows);
 	for (unsigned i = 0; i < t->nnotes; i++)
-		fprintf(out, "note: %s\n", t->notes[i]);
+		wrapped(out, "note: ", t->notes[i]);
 	free(w);
 }
 
@@ -200,6 +337,8 @@ void sa_table_csv(const struct sa_table *t, FILE *out)
 				snprintf(buf, sizeof(buf), "%.6g", x->f); /* as JSON */
 			else if (t->cols[c].type == SA_COL_BOOL)
 				snprintf(buf, sizeof(buf), "%s", x->u ? "true" : "false");
+			else if (t->cols[c].type == SA_COL_U64 || t->cols[c].type == SA_COL_NS)
+				snprintf(buf, sizeof(buf), "%llu", (unsigned long long)x->u);
 			else
 				cell_text(&t->cols[c], x, buf, sizeof(buf));
 			csv_field(out, buf);
@@ -254,7 +393,8 @@ static void json_cell(FILE *out, const struct sa_col *col, const struct sa_cell 
 	}
 	switch (col->type) {
 	case SA_COL_STR: sa_json_str(out, x->s); break;
-	case SA_COL_U64: fprintf(out, "%llu", (unsigned long long)x->u); break;
+	case SA_COL_U64:
+	case SA_COL_NS: fprintf(out, "%llu", (unsigned long long)x->u); break;
 	case SA_COL_I64: fprintf(out, "%lld", (long long)x->i); break;
 	case SA_COL_HEX: fprintf(out, "\"0x%llx\"", (unsigned long long)x->u); break;
 	case SA_COL_PCT:

@@ -2,84 +2,100 @@
  * broadcast herd sizes; per object and in total. */
 #include <stdlib.h>
 
-#include "sa_report.h"
+#include "sa_report_util.h"
 
-static const struct sa_col obj_cols[] = {
-	{ "type", "type", SA_COL_STR },
-	{ "vpid", "pid", SA_COL_I64 },
-	{ "procname", "process", SA_COL_STR },
-	{ "address", "address", SA_COL_HEX },
-	{ "instance", "inst", SA_COL_U64 },
-	{ "futex_wakes", "wakes", SA_COL_U64 },
-	{ "wasted_wakes", "woke nobody", SA_COL_U64 },
-	{ "wasted_share", "wasted%", SA_COL_PCT },
-	{ "threads_woken", "woken", SA_COL_U64 },
-	{ "futex_waits", "sleeps", SA_COL_U64 },
-	{ "returned_woken", "ret woken", SA_COL_U64 },
-	{ "returned_eagain", "ret EAGAIN", SA_COL_U64 },
-	{ "returned_timedout", "ret TIMEDOUT", SA_COL_U64 },
-	{ "returned_eintr", "ret EINTR", SA_COL_U64 },
-	{ "wake_then_block", "wake→block", SA_COL_U64 },
-	{ "spurious", "spurious", SA_COL_U64 },
-	{ "broadcasts", "multi wakes", SA_COL_U64 },
-	{ "herd_mean", "herd mean", SA_COL_F64 },
-	{ "herd_max", "herd max", SA_COL_U64 },
-	{ "requeues", "requeues", SA_COL_U64 },
-	{ "requeued", "requeued", SA_COL_U64 },
-	{ "slept_ns", "slept (ns)", SA_COL_U64 },
-	{ "herd_log2_hist", "herd log2 histogram", SA_COL_HIST },
+enum {
+	W_ID, W_FUTEX_WAKES = W_ID + SA_ID_N, W_WASTED_WAKES, W_WASTED_SHARE, W_THREADS_WOKEN,
+	W_FUTEX_WAITS, W_RETURNED_WOKEN, W_RETURNED_EAGAIN, W_RETURNED_TIMEDOUT, W_RETURNED_EINTR,
+	W_WAKE_THEN_BLOCK, W_SPURIOUS, W_BROADCASTS, W_HERD_MEAN, W_HERD_MAX, W_REQUEUES,
+	W_REQUEUED, W_SLEPT_NS, W_HERD_LOG2_HIST, W_N
+};
+static const struct sa_col obj_cols[W_N] = {
+	SA_ID_COLS(W_ID),
+	[W_FUTEX_WAKES] = { "futex_wakes", "wakes", SA_COL_U64, 0, 0 },
+	[W_WASTED_WAKES] = { "wasted_wakes", "woke nobody", SA_COL_U64, 0, 0 },
+	[W_WASTED_SHARE] = { "wasted_share", "wasted%", SA_COL_PCT, SA_COL_WIDE, 0 },
+	[W_THREADS_WOKEN] = { "threads_woken", "woken", SA_COL_U64, 0, 0 },
+	[W_FUTEX_WAITS] = { "futex_waits", "sleeps", SA_COL_U64, SA_COL_WIDE, 0 },
+	[W_RETURNED_WOKEN] = { "returned_woken", "ret woken", SA_COL_U64, SA_COL_WIDE, 0 },
+	[W_RETURNED_EAGAIN] = { "returned_eagain", "ret EAGAIN", SA_COL_U64, SA_COL_WIDE, 0 },
+	[W_RETURNED_TIMEDOUT] = { "returned_timedout", "ret TIMEDOUT", SA_COL_U64, 0, 0 },
+	[W_RETURNED_EINTR] = { "returned_eintr", "ret EINTR", SA_COL_U64, SA_COL_WIDE, 0 },
+	[W_WAKE_THEN_BLOCK] = { "wake_then_block", "wake→block", SA_COL_U64, 0, 0 },
+	[W_SPURIOUS] = { "spurious", "spurious", SA_COL_U64, SA_COL_WIDE, 0 },
+	[W_BROADCASTS] = { "broadcasts", "multi wakes", SA_COL_U64, SA_COL_WIDE, 0 },
+	[W_HERD_MEAN] = { "herd_mean", "herd mean", SA_COL_F64, SA_COL_WIDE, 0 },
+	[W_HERD_MAX] = { "herd_max", "herd max", SA_COL_U64, SA_COL_WIDE, 0 },
+	[W_REQUEUES] = { "requeues", "requeues", SA_COL_U64, SA_COL_WIDE, 0 },
+	[W_REQUEUED] = { "requeued", "requeued", SA_COL_U64, SA_COL_WIDE, 0 },
+	[W_SLEPT_NS] = { "slept_ns", "slept", SA_COL_NS, 0, 0 },
+	[W_HERD_LOG2_HIST] = { "herd_log2_hist", "herd log2 histogram", SA_COL_HIST, SA_COL_WIDE, 0 },
 };
 
-static const struct sa_col total_cols[] = {
-	{ "futex_wakes", "wakes", SA_COL_U64 },
-	{ "wasted_wakes", "woke nobody", SA_COL_U64 },
-	{ "wasted_share", "wasted%", SA_COL_PCT },
-	{ "threads_woken", "woken", SA_COL_U64 },
-	{ "futex_waits", "sleeps", SA_COL_U64 },
-	{ "returned_woken", "ret woken", SA_COL_U64 },
-	{ "wake_then_block", "wake→block", SA_COL_U64 },
-	{ "spurious", "spurious", SA_COL_U64 },
-	{ "broadcasts", "multi wakes", SA_COL_U64 },
-	{ "requeues", "requeues", SA_COL_U64 },
-	{ "slept_ns", "slept (ns)", SA_COL_U64 },
+enum {
+	WT_FUTEX_WAKES, WT_WASTED_WAKES, WT_WASTED_SHARE, WT_THREADS_WOKEN, WT_FUTEX_WAITS,
+	WT_RETURNED_WOKEN, WT_WAKE_THEN_BLOCK, WT_SPURIOUS, WT_BROADCASTS, WT_REQUEUES,
+	WT_SLEPT_NS, WT_N
+};
+static const struct sa_col total_cols[WT_N] = {
+	[WT_FUTEX_WAKES] = { "futex_wakes", "wakes", SA_COL_U64, 0, 0 },
+	[WT_WASTED_WAKES] = { "wasted_wakes", "woke nobody", SA_COL_U64, 0, 0 },
+	[WT_WASTED_SHARE] = { "wasted_share", "wasted%", SA_COL_PCT, 0, 0 },
+	[WT_THREADS_WOKEN] = { "threads_woken", "woken", SA_COL_U64, 0, 0 },
+	[WT_FUTEX_WAITS] = { "futex_waits", "sleeps", SA_COL_U64, 0, 0 },
+	[WT_RETURNED_WOKEN] = { "returned_woken", "ret woken", SA_COL_U64, 0, 0 },
+	[WT_WAKE_THEN_BLOCK] = { "wake_then_block", "wake→block", SA_COL_U64, 0, 0 },
+	[WT_SPURIOUS] = { "spurious", "spurious", SA_COL_U64, 0, 0 },
+	[WT_BROADCASTS] = { "broadcasts", "multi wakes", SA_COL_U64, 0, 0 },
+	[WT_REQUEUES] = { "requeues", "requeues", SA_COL_U64, 0, 0 },
+	[WT_SLEPT_NS] = { "slept_ns", "slept", SA_COL_NS, 0, 0 },
 };
 
 /* Wakeups per unit of work (synctrace_work:done, or --work-event): per
  * process, and per thread of those processes. */
-static const struct sa_col work_cols[] = {
-	{ "vpid", "pid", SA_COL_I64 },
-	{ "procname", "process", SA_COL_STR },
-	{ "unit", "unit", SA_COL_STR },
-	{ "unit_events", "events", SA_COL_U64 },
-	{ "units", "units", SA_COL_U64 },
-	{ "futex_wakes", "wakes", SA_COL_U64 },
-	{ "threads_woken", "woken", SA_COL_U64 },
-	{ "wasted_wakes", "woke nobody", SA_COL_U64 },
-	{ "cond_wakeups", "cond wakeups", SA_COL_U64 },
-	{ "sem_wakeups", "sem wakeups", SA_COL_U64 },
-	{ "futex_wakes_per_unit", "wakes/unit", SA_COL_F64 },
-	{ "threads_woken_per_unit", "woken/unit", SA_COL_F64 },
-	{ "wasted_wakes_per_unit", "nobody/unit", SA_COL_F64 },
-	{ "cond_wakeups_per_unit", "cond/unit", SA_COL_F64 },
-	{ "sem_wakeups_per_unit", "sem/unit", SA_COL_F64 },
+enum {
+	WK_VPID, WK_PROCNAME, WK_UNIT, WK_UNIT_EVENTS, WK_UNITS, WK_FUTEX_WAKES, WK_THREADS_WOKEN,
+	WK_WASTED_WAKES, WK_COND_WAKEUPS, WK_SEM_WAKEUPS, WK_FUTEX_WAKES_PER_UNIT,
+	WK_THREADS_WOKEN_PER_UNIT, WK_WASTED_WAKES_PER_UNIT, WK_COND_WAKEUPS_PER_UNIT,
+	WK_SEM_WAKEUPS_PER_UNIT, WK_N
+};
+static const struct sa_col work_cols[WK_N] = {
+	[WK_VPID] = { "vpid", "pid", SA_COL_I64, 0, 0 },
+	[WK_PROCNAME] = { "procname", "process", SA_COL_STR, 0, 0 },
+	[WK_UNIT] = { "unit", "unit", SA_COL_STR, 0, 0 },
+	[WK_UNIT_EVENTS] = { "unit_events", "events", SA_COL_U64, 0, 0 },
+	[WK_UNITS] = { "units", "units", SA_COL_U64, 0, 0 },
+	[WK_FUTEX_WAKES] = { "futex_wakes", "wakes", SA_COL_U64, 0, 0 },
+	[WK_THREADS_WOKEN] = { "threads_woken", "woken", SA_COL_U64, 0, 0 },
+	[WK_WASTED_WAKES] = { "wasted_wakes", "woke nobody", SA_COL_U64, 0, 0 },
+	[WK_COND_WAKEUPS] = { "cond_wakeups", "cond wakeups", SA_COL_U64, 0, 0 },
+	[WK_SEM_WAKEUPS] = { "sem_wakeups", "sem wakeups", SA_COL_U64, 0, 0 },
+	[WK_FUTEX_WAKES_PER_UNIT] = { "futex_wakes_per_unit", "wakes/unit", SA_COL_F64, 0, 0 },
+	[WK_THREADS_WOKEN_PER_UNIT] = { "threads_woken_per_unit", "woken/unit", SA_COL_F64, 0, 0 },
+	[WK_WASTED_WAKES_PER_UNIT] = { "wasted_wakes_per_unit", "nobody/unit", SA_COL_F64, 0, 0 },
+	[WK_COND_WAKEUPS_PER_UNIT] = { "cond_wakeups_per_unit", "cond/unit", SA_COL_F64, 0, 0 },
+	[WK_SEM_WAKEUPS_PER_UNIT] = { "sem_wakeups_per_unit", "sem/unit", SA_COL_F64, 0, 0 },
 };
 
-static const struct sa_col work_thread_cols[] = {
-	{ "vpid", "pid", SA_COL_I64 },
-	{ "vtid", "tid", SA_COL_I64 },
-	{ "name", "name", SA_COL_STR },
-	{ "units", "units", SA_COL_U64 },
-	{ "woken", "was woken", SA_COL_U64 },
-	{ "woken_per_unit", "was woken/unit", SA_COL_F64 },
-	{ "futex_wakes", "wakes", SA_COL_U64 },
-	{ "threads_woken", "woke", SA_COL_U64 },
-	{ "wasted_wakes", "woke nobody", SA_COL_U64 },
-	{ "cond_wakeups", "cond wakeups", SA_COL_U64 },
-	{ "sem_wakeups", "sem wakeups", SA_COL_U64 },
-	{ "threads_woken_per_unit", "woke/unit", SA_COL_F64 },
+enum {
+	WKT_VPID, WKT_VTID, WKT_NAME, WKT_UNITS, WKT_WOKEN, WKT_WOKEN_PER_UNIT, WKT_FUTEX_WAKES,
+	WKT_THREADS_WOKEN, WKT_WASTED_WAKES, WKT_COND_WAKEUPS, WKT_SEM_WAKEUPS,
+	WKT_THREADS_WOKEN_PER_UNIT, WKT_N
 };
-
-#define N(a) (sizeof(a) / sizeof((a)[0]))
+static const struct sa_col work_thread_cols[WKT_N] = {
+	[WKT_VPID] = { "vpid", "pid", SA_COL_I64, 0, 0 },
+	[WKT_VTID] = { "vtid", "tid", SA_COL_I64, 0, 0 },
+	[WKT_NAME] = { "name", "name", SA_COL_STR, 0, 0 },
+	[WKT_UNITS] = { "units", "units", SA_COL_U64, 0, 0 },
+	[WKT_WOKEN] = { "woken", "was woken", SA_COL_U64, 0, 0 },
+	[WKT_WOKEN_PER_UNIT] = { "woken_per_unit", "was woken/unit", SA_COL_F64, 0, 0 },
+	[WKT_FUTEX_WAKES] = { "futex_wakes", "wakes", SA_COL_U64, 0, 0 },
+	[WKT_THREADS_WOKEN] = { "threads_woken", "woke", SA_COL_U64, 0, 0 },
+	[WKT_WASTED_WAKES] = { "wasted_wakes", "woke nobody", SA_COL_U64, 0, 0 },
+	[WKT_COND_WAKEUPS] = { "cond_wakeups", "cond wakeups", SA_COL_U64, 0, 0 },
+	[WKT_SEM_WAKEUPS] = { "sem_wakeups", "sem wakeups", SA_COL_U64, 0, 0 },
+	[WKT_THREADS_WOKEN_PER_UNIT] = { "threads_woken_per_unit", "woke/unit", SA_COL_F64, 0, 0 },
+};
 
 static void per_unit(struct sa_cell *c, uint64_t v, uint64_t units)
 {
@@ -96,10 +112,10 @@ static void work_tables(const struct sa_model *m, const struct sa_report_opts *o
 	if (!nprocs && !m->work_name)
 		return; /* the workload declared no unit */
 	struct sa_table *t = sa_report_table(r, "wakes.work", "Wakeups per unit of work",
-					     work_cols, N(work_cols));
+					     work_cols, WK_N);
 	struct sa_table *tt = sa_report_table(r, "wakes.work_threads",
 					      "Wakeups per unit of work, per thread",
-					      work_thread_cols, N(work_thread_cols));
+					      work_thread_cols, WKT_N);
 	if (!t || !tt)
 		return;
 	t->minor = tt->minor = 2;
@@ -125,21 +141,21 @@ static void work_tables(const struct sa_model *m, const struct sa_report_opts *o
 		struct sa_cell *c = sa_table_row(t);
 		if (!c)
 			return;
-		sa_set_i(&c[0], pr->vpid);
-		sa_cell_str(&c[1], pr->procname);
-		sa_cell_str(&c[2], unit);
-		sa_set_u(&c[3], pr->unit_events);
-		sa_set_u(&c[4], pr->units);
-		sa_set_u(&c[5], wakes);
-		sa_set_u(&c[6], woke);
-		sa_set_u(&c[7], wasted);
-		sa_set_u(&c[8], cw);
-		sa_set_u(&c[9], sw);
-		per_unit(&c[10], wakes, pr->units);
-		per_unit(&c[11], woke, pr->units);
-		per_unit(&c[12], wasted, pr->units);
-		per_unit(&c[13], cw, pr->units);
-		per_unit(&c[14], sw, pr->units);
+		sa_set_i(&c[WK_VPID], pr->vpid);
+		sa_cell_str(&c[WK_PROCNAME], pr->procname);
+		sa_cell_str(&c[WK_UNIT], unit);
+		sa_set_u(&c[WK_UNIT_EVENTS], pr->unit_events);
+		sa_set_u(&c[WK_UNITS], pr->units);
+		sa_set_u(&c[WK_FUTEX_WAKES], wakes);
+		sa_set_u(&c[WK_THREADS_WOKEN], woke);
+		sa_set_u(&c[WK_WASTED_WAKES], wasted);
+		sa_set_u(&c[WK_COND_WAKEUPS], cw);
+		sa_set_u(&c[WK_SEM_WAKEUPS], sw);
+		per_unit(&c[WK_FUTEX_WAKES_PER_UNIT], wakes, pr->units);
+		per_unit(&c[WK_THREADS_WOKEN_PER_UNIT], woke, pr->units);
+		per_unit(&c[WK_WASTED_WAKES_PER_UNIT], wasted, pr->units);
+		per_unit(&c[WK_COND_WAKEUPS_PER_UNIT], cw, pr->units);
+		per_unit(&c[WK_SEM_WAKEUPS_PER_UNIT], sw, pr->units);
 
 		unsigned shown = 0;
 		for (uint32_t i = 0; i < m->nthreads; i++) {
@@ -153,18 +169,18 @@ static void work_tables(const struct sa_model *m, const struct sa_report_opts *o
 			if (!d)
 				return;
 			shown++;
-			sa_set_i(&d[0], pr->vpid);
-			sa_set_i(&d[1], th->vtid);
-			sa_cell_str(&d[2], th->procname);
-			sa_set_u(&d[3], th->units);
-			sa_set_u(&d[4], th->fx_woken);
-			per_unit(&d[5], th->fx_woken, th->units);
-			sa_set_u(&d[6], th->fx_wakes);
-			sa_set_u(&d[7], th->fx_woke);
-			sa_set_u(&d[8], th->fx_wasted);
-			sa_set_u(&d[9], th->cond_wakeups);
-			sa_set_u(&d[10], th->sem_wakeups);
-			per_unit(&d[11], th->fx_woke, th->units);
+			sa_set_i(&d[WKT_VPID], pr->vpid);
+			sa_set_i(&d[WKT_VTID], th->vtid);
+			sa_cell_str(&d[WKT_NAME], th->procname);
+			sa_set_u(&d[WKT_UNITS], th->units);
+			sa_set_u(&d[WKT_WOKEN], th->fx_woken);
+			per_unit(&d[WKT_WOKEN_PER_UNIT], th->fx_woken, th->units);
+			sa_set_u(&d[WKT_FUTEX_WAKES], th->fx_wakes);
+			sa_set_u(&d[WKT_THREADS_WOKEN], th->fx_woke);
+			sa_set_u(&d[WKT_WASTED_WAKES], th->fx_wasted);
+			sa_set_u(&d[WKT_COND_WAKEUPS], th->cond_wakeups);
+			sa_set_u(&d[WKT_SEM_WAKEUPS], th->sem_wakeups);
+			per_unit(&d[WKT_THREADS_WOKEN_PER_UNIT], th->fx_woke, th->units);
 		}
 	}
 	if (!nprocs)
@@ -212,11 +228,12 @@ void sa_wakes_build(const struct sa_model *m, const struct sa_report_opts *o,
 		    struct sa_report *r)
 {
 	struct sa_table *tt = sa_report_table(r, "wakes.total", "Wakes (all objects)",
-					      total_cols, N(total_cols));
+					      total_cols, WT_N);
 	struct sa_table *t = sa_report_table(r, "wakes.objects", "Wakes per object", obj_cols,
-					     N(obj_cols));
+					     W_N);
 	if (!t || !tt)
 		return;
+	t->flags = tt->flags = SA_TAB_WIDE;
 	struct row *rows = malloc((m->nobjs + 1) * sizeof(*rows));
 	if (!rows)
 		return;
@@ -225,7 +242,7 @@ void sa_wakes_build(const struct sa_model *m, const struct sa_report_opts *o,
 		 rq = 0, slept = 0;
 	for (uint32_t i = 0; i < m->nobjs; i++) {
 		const struct sa_object *ob = &m->objs[i];
-		if (!ob->fx_wakes && !ob->fx_waits && !ob->fx_requeues)
+		if (!ob->instances || (!ob->fx_wakes && !ob->fx_waits && !ob->fx_requeues))
 			continue;
 		w += ob->fx_wakes;
 		wasted += ob->fx_wasted;
@@ -242,18 +259,18 @@ void sa_wakes_build(const struct sa_model *m, const struct sa_report_opts *o,
 	qsort(rows, n, sizeof(*rows), by_wakes);
 	struct sa_cell *c = sa_table_row(tt);
 	if (c) {
-		sa_set_u(&c[0], w);
-		sa_set_u(&c[1], wasted);
+		sa_set_u(&c[WT_FUTEX_WAKES], w);
+		sa_set_u(&c[WT_WASTED_WAKES], wasted);
 		if (w)
-			sa_set_f(&c[2], (double)wasted / (double)w);
-		sa_set_u(&c[3], woken);
-		sa_set_u(&c[4], waits);
-		sa_set_u(&c[5], ret);
-		sa_set_u(&c[6], wtb);
-		sa_set_u(&c[7], sp);
-		sa_set_u(&c[8], bc);
-		sa_set_u(&c[9], rq);
-		sa_set_u(&c[10], slept);
+			sa_set_f(&c[WT_WASTED_SHARE], (double)wasted / (double)w);
+		sa_set_u(&c[WT_THREADS_WOKEN], woken);
+		sa_set_u(&c[WT_FUTEX_WAITS], waits);
+		sa_set_u(&c[WT_RETURNED_WOKEN], ret);
+		sa_set_u(&c[WT_WAKE_THEN_BLOCK], wtb);
+		sa_set_u(&c[WT_SPURIOUS], sp);
+		sa_set_u(&c[WT_BROADCASTS], bc);
+		sa_set_u(&c[WT_REQUEUES], rq);
+		sa_set_u(&c[WT_SLEPT_NS], slept);
 	}
 	sa_table_note(tt, "woke nobody: FUTEX_WAKE returned 0 (a wasted system call); "
 		      "wake→block: a thread woken from a futex wait on an object slept on "
@@ -263,32 +280,28 @@ void sa_wakes_build(const struct sa_model *m, const struct sa_report_opts *o,
 		const struct sa_object *ob = &m->objs[rows[i].i];
 		if (!(c = sa_table_row(t)))
 			break;
-		sa_cell_str(&c[0], sa_obj_type_name(ob->type));
-		sa_set_i(&c[1], m->procs[ob->proc].vpid);
-		sa_cell_str(&c[2], sa_proc_name(m, ob->proc));
-		sa_set_u(&c[3], ob->addr);
-		sa_set_u(&c[4], ob->instance);
-		sa_set_u(&c[5], ob->fx_wakes);
-		sa_set_u(&c[6], ob->fx_wasted);
+		sa_id_fill(m, rows[i].i, &c[W_ID]);
+		sa_set_u(&c[W_FUTEX_WAKES], ob->fx_wakes);
+		sa_set_u(&c[W_WASTED_WAKES], ob->fx_wasted);
 		if (ob->fx_wakes)
-			sa_set_f(&c[7], (double)ob->fx_wasted / (double)ob->fx_wakes);
-		sa_set_u(&c[8], ob->fx_woken);
-		sa_set_u(&c[9], ob->fx_waits);
-		sa_set_u(&c[10], ob->fx_woken_ret);
-		sa_set_u(&c[11], ob->fx_eagain);
-		sa_set_u(&c[12], ob->fx_timedout);
-		sa_set_u(&c[13], ob->fx_eintr);
-		sa_set_u(&c[14], ob->wake_then_block);
-		sa_set_u(&c[15], spurious(ob));
-		sa_set_u(&c[16], ob->herd.n);
+			sa_set_f(&c[W_WASTED_SHARE], (double)ob->fx_wasted / (double)ob->fx_wakes);
+		sa_set_u(&c[W_THREADS_WOKEN], ob->fx_woken);
+		sa_set_u(&c[W_FUTEX_WAITS], ob->fx_waits);
+		sa_set_u(&c[W_RETURNED_WOKEN], ob->fx_woken_ret);
+		sa_set_u(&c[W_RETURNED_EAGAIN], ob->fx_eagain);
+		sa_set_u(&c[W_RETURNED_TIMEDOUT], ob->fx_timedout);
+		sa_set_u(&c[W_RETURNED_EINTR], ob->fx_eintr);
+		sa_set_u(&c[W_WAKE_THEN_BLOCK], ob->wake_then_block);
+		sa_set_u(&c[W_SPURIOUS], spurious(ob));
+		sa_set_u(&c[W_BROADCASTS], ob->herd.n);
 		if (ob->herd.n) {
-			sa_set_f(&c[17], (double)ob->herd.sum / (double)ob->herd.n);
-			sa_set_u(&c[18], ob->herd.max);
+			sa_set_f(&c[W_HERD_MEAN], (double)ob->herd.sum / (double)ob->herd.n);
+			sa_set_u(&c[W_HERD_MAX], ob->herd.max);
 		}
-		sa_set_u(&c[19], ob->fx_requeues);
-		sa_set_u(&c[20], ob->fx_requeued);
-		sa_set_u(&c[21], ob->fx_slept_ns);
-		sa_set_hist(&c[22], &ob->herd);
+		sa_set_u(&c[W_REQUEUES], ob->fx_requeues);
+		sa_set_u(&c[W_REQUEUED], ob->fx_requeued);
+		sa_set_u(&c[W_SLEPT_NS], ob->fx_slept_ns);
+		sa_set_hist(&c[W_HERD_LOG2_HIST], &ob->herd);
 	}
 	if (n > t->nrows)
 		sa_table_note(t, "%u of %u objects shown (--top)", t->nrows, n);

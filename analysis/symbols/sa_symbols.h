@@ -95,11 +95,10 @@ uint64_t sa_symbols_creation_stack(const struct sa_model *m, uint32_t oi);
 int sa_symbols_shared_key(const struct sa_model *m, unsigned trace, int32_t vpid,
 			  uint64_t addr, uint64_t key[3]);
 
-/* The report table "stacks.objects" (stacks.c): every stack of every
- * object, symbolized; nothing when the trace has no stacks. */
-struct sa_report;
-struct sa_report_opts;
-void sa_stacks_build(const struct sa_model *m, const struct sa_report_opts *o,
-		     struct sa_report *r);
+/* The id of the object's stack k (0 when unknown; k as for
+ * sa_symbols_object_stack). The table stacks.objects is a report module
+ * (analysis/report/stacks.c). */
+uint64_t sa_symbols_object_stack_id(const struct sa_model *m, const struct sa_object *ob,
+				    unsigned k);
 
 #endif

@@ -22,7 +22,7 @@ lock='.tables[] | select(.name == "contention.locks") | .rows[] | select('"$prog
 wake='.tables[] | select(.name == "wakes.objects") | .rows[] | select('"$prog"')'
 spin='.tables[] | select(.name == "spin.objects") | .rows[] | select('"$prog"')'
 
-eq "schema" '.schema + " " + .version' "synctrace-report 1.0"
+eq "schema" '.schema + " " + .version' "synctrace-report 1.3"
 eq "partial" '.partial' false
 eq "lower bounds" '.lower_bounds' false
 eq "processes" '[.tables[] | select(.name == "summary.processes") | .rows[] | select('"$prog"')] | length' 1
@@ -58,12 +58,18 @@ eq "B spin loops" "$spin | select(.address == \"$addrB\") | .loops" "$W"
 # Every loop of the scenario spins to the limit: the spin verdict says so.
 eq "spin verdict" '[.tables[] | select(.name == "spin.objects") | .notes[] | select(startswith("verdict"))][0] | split(";")[0]' \
 	"verdict: most loops spin to the limit and fail"
+# The ranked view of waits and the findings: A's K contended waits.
+top='.tables[] | select(.name == "waits.top") | .rows[] | select('"$prog"')'
+eq "A in waits.top" "$top | select(.kind == \"mutex\" and .address == \"$addrA\") | .contended" "$K"
+eq "B timeouts in waits.top" "$top | select(.kind == \"mutex\" and .address == \"$addrB\") | .timeouts" "$W"
+eq "first finding: A" '[.tables[] | select(.name == "findings") | .rows[] | select(.kind == "wait")][0].address' "$addrA"
+eq "spin finding" '.tables[] | select(.name == "findings") | .rows[] | select(.kind == "spin") | .verdict + " " + .try' "fails SYNCTRACE_SPIN=none"
 eq "total woke nobody" '.tables[] | select(.name == "wakes.total") | .rows[0].wasted_wakes' $((W + K))
 
 # The other formats and options run and agree.
 "$report" --format csv "$trace" >"$tmp/r.csv" || fail "csv failed"
 grep -q '^# contention.locks$' "$tmp/r.csv" || fail "csv lacks contention.locks"
-"$report" --sort hold --top 1 "$trace" >"$tmp/r.txt" || fail "text failed"
+"$report" --sort hold --top 1 --wide "$trace" >"$tmp/r.txt" || fail "text failed"
 grep -q '^1 of 2 locks shown' "$tmp/r.txt" && : # (not every build prints the note)
 grep -q 'Contention per lock' "$tmp/r.txt" || fail "text lacks the contention table"
 # The plugin gives the same JSON.

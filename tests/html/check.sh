@@ -26,14 +26,17 @@ grep -qF 'a&amp;amp;b' "$html" || fail "thread name a&amp;b not shown escaped"
 # Expected counts, from the JSON report of the same trace.
 json=$("$report" --format json "$trace") || fail "json report failed"
 rows() { jq -r ".tables[] | select(.name == \"$1\") | .rows | $2" <<<"$json"; }
-nlocks=$(rows contention.locks 'length')
-[ "$nlocks" -gt 20 ] && nlocks=20
+# The top-waits chart: every kind of wait (waits.top), no bar for 0 ns.
+drawn='map(select(.wait_total_ns > 0)) | sort_by(-.wait_total_ns) | .[0:20]'
+nlocks=$(rows waits.top "$drawn | length")
+ncond=$(rows waits.top "$drawn | map(select(.kind == \"cond\")) | length")
 nmutex=$(rows contention.locks 'map(select(.type == "mutex" and .contended > 0)) | length')
-nhist=$(rows contention.locks '.[0:20] | map(select(.wait_log2_hist | add > 0)) | length')
+nhist=$(rows waits.top "$drawn | map(select((.wait_log2_hist | add // 0) > 0)) | length")
 ncv=$(rows races.condvars 'length')
 nspin=$(rows spin.objects 'length')
 [ "$nmutex" -ge 3 ] || fail "expected the scenario's 3 contended mutexes, the report has $nmutex"
 [ "$ncv" -ge 1 ] || fail "expected the scenario's condvar in races.condvars"
+[ "$ncond" -ge 1 ] || fail "expected the scenario's condvar waits among the top waits"
 
 # The browser.
 profile=$(mktemp -d)
@@ -53,7 +56,13 @@ expect() { # expect WHAT GOT WANT
 	[ "$2" -eq "$3" ] || fail "$1: $2 in the rendered page, expected $3"
 	echo "html/check.sh: $1: $2"
 }
+nfind=$(rows findings 'length')
+expect "findings first (li.fnd)" "$(count fnd)" "$nfind"
+grep -q '<h1>synctrace report</h1>' "$out/dom.html" &&
+	[ "$(grep -o '<section id="[a-z-]*"' "$out/dom.html" | head -1)" = '<section id="findings"' ] ||
+	fail "the page does not open with the findings"
 expect "wait bars (rect.bar)" "$(count bar)" "$nlocks"
+expect "condvar wait bars" "$(grep -o '<g class="lock"><title>cond ' "$out/dom.html" | wc -l)" "$ncond"
 expect "wait histograms (svg.hist)" "$(count hist)" "$nhist"
 expect "condvar rows (g.cv)" "$(count cv)" "$ncv"
 expect "spin rows (g.spinrow)" "$(count spinrow)" "$nspin"
@@ -68,7 +77,7 @@ grep -q '<script' "$out/dom.html" && fail "a script element in the rendered DOM"
 
 # --window: the timeline covers the window asked for.
 "$report" --format html --window 0,0.01 -o "$out/window.html" "$trace" || fail "--window 0,0.01 failed"
-grep -q 'Window +0.000000 s to +0.010000 s (10 ms) from the first event: as asked' "$out/window.html" ||
+grep -q 'Window +0.000000 s to +0.010000 s (10.0 ms) from the first event: as asked' "$out/window.html" ||
 	fail "--window 0,0.01: the timeline does not say its window"
 "$report" --format html --window 2,1 "$trace" >/dev/null 2>&1 && fail "--window 2,1 accepted"
 

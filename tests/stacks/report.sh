@@ -20,11 +20,12 @@ if grep -q "push_item at $srcname:$push (+1 other site)" <<<"$lock"; then
 	pass "the lock is named by its first call site, push_item at $srcname:$push"
 else fail "contention.locks row lacks 'push_item at $srcname:$push (+1 other site)': $lock"; fi
 stacks=$(awk -v c="$comm" '/^# stacks.objects/ { on = 1; next } /^$/ { on = 0 } on && index($0, c)' "$T/csv")
-for site in "push_item at $srcname:$push" "pop_item at $srcname:$pop"; do
-	n=$(grep -c "$site" <<<"$stacks")
+# stacks.objects: ...,stack,stack_id,uses,call_site,frames (the last four).
+for site in "push_item ($srcname:$push)" "pop_item ($srcname:$pop)"; do
+	n=$(awk -F, -v s="$site" '$(NF - 1) == s' <<<"$stacks" | wc -l)
 	[ "$n" -eq 1 ] && pass "one stack at $site" || fail "$n stacks at $site: $stacks"
 done
-if grep -q ",4,push_item at $srcname:$push,worker at $srcname:" <<<"$stacks"; then
+if grep -qF ",4,push_item ($srcname:$push),worker ($srcname:" <<<"$stacks"; then
 	pass "push stack: 4 uses, called from worker"
 else fail "push stack row: $stacks"; fi
 

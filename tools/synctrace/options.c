@@ -80,6 +80,13 @@ static int size_opt(const char *name, const char *arg, uint64_t min, uint64_t *o
 	return 0;
 }
 
+/* The report option of a getopt code of record_parse. */
+static char *report_opt(int c)
+{
+	return c == 'F' ? "--format" : c == 'S' ? "--sort" : c == 'T' ? "--top"
+	       : c == 'Y' ? "--by" : c == 'A' ? "--all" : "--wide"; /* 'E' */
+}
+
 int record_parse(int argc, char **argv, struct record_opts *o, void (*help)(void), int for_run)
 {
 	static const struct option longs[] = {
@@ -99,6 +106,9 @@ int record_parse(int argc, char **argv, struct record_opts *o, void (*help)(void
 		{ "format", required_argument, 0, 'F' },
 		{ "sort", required_argument, 0, 'S' },
 		{ "top", required_argument, 0, 'T' },
+		{ "by", required_argument, 0, 'Y' },
+		{ "all", no_argument, 0, 'A' },
+		{ "wide", no_argument, 0, 'E' },
 		{ 0, 0, 0, 0 },
 	};
 	memset(o, 0, sizeof(*o));
@@ -180,13 +190,18 @@ int record_parse(int argc, char **argv, struct record_opts *o, void (*help)(void
 		case 'F':
 		case 'S':
 		case 'T':
-			if (!for_run || o->nreport > 4) {
-				say("unknown option '%s' (try --help)", argv[optind - 1]);
-				return -1;
+		case 'Y':
+		case 'A':
+		case 'E':
+			if (for_run && o->nreport <= 8) { /* run: the report's options, passed on */
+				o->report_args[o->nreport++] = report_opt(c);
+				if (optarg)
+					o->report_args[o->nreport++] = optarg;
+				if (c == 'F')
+					o->report_format = optarg;
+				break;
 			}
-			o->report_args[o->nreport++] = c == 'F' ? "--format" : c == 'S' ? "--sort" : "--top";
-			o->report_args[o->nreport++] = optarg;
-			break;
+			/* fall through */
 		default:
 			say("unknown option '%s' (try --help)", argv[optind - 1]);
 			return -1;

@@ -13,7 +13,7 @@
 static void help(void)
 {
 	fputs("usage: synctrace report [--format text|json|csv|html] [--sort KEY] [--top N]\n"
-	      "                        [-o FILE] TRACE...\n"
+	      "                        [--by class|object|site] [--all] [--wide] [-o FILE] TRACE...\n"
 	      "Analyse synctrace recordings (folders written by 'synctrace record', or any\n"
 	      "folder holding them) and print the reports. The options are the analyzer's,\n"
 	      "synctrace-report's (its own help follows when it is built).\n"

@@ -2,6 +2,8 @@
  * command, the built-in demo (tools/synctrace-demo.c). */
 #include <limits.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "synctrace.h"
 
@@ -26,7 +28,13 @@ static void help(void)
 	      "      --format FORMAT   the report's: text, json, csv or html\n"
 	      "      --sort KEY        the report's sort key (see 'synctrace report --help')\n"
 	      "      --top N           the report's: only the first N rows of each table\n"
+	      "      --by KEY          the report's grouping: class (default), object or site\n"
+	      "      --all, --wide     the report's: rows without waiting; every table and column\n"
 	      "  -h, --help            this help\n"
+	      "\n"
+	      "With --format json, csv or html the report alone is on standard output: CMD's\n"
+	      "own standard output goes to standard error (so 'synctrace run --format json\n"
+	      "-- CMD | jq' parses).\n"
 	      "\n"
 	      "Exit status: CMD's own when it is not 0 (128+N if killed by signal N, 127 not\n"
 	      "found, 126 not executable); otherwise the report's (0 complete, 1 partial,\n"
@@ -53,12 +61,25 @@ int cmd_run(int argc, char **argv)
 	}
 	char dir[PATH_MAX];
 	int status;
+	/* A machine-read report must be alone on stdout: the command (which
+	 * inherits fd 1) writes to stderr while it runs. */
+	int machine = o.report_format && strcmp(o.report_format, "text");
+	int saved = machine ? dup(1) : -1;
+	if (machine && (saved < 0 || dup2(2, 1) < 0)) {
+		say("cannot redirect the command's standard output");
+		return ST_EXIT_FAILURE;
+	}
 	r = record_traced(&o, dir, sizeof(dir), &status);
+	if (machine) {
+		fflush(stdout);
+		dup2(saved, 1);
+		close(saved);
+	}
 	if (r)
 		return r;
 	if (!o.quiet)
 		say("trace: %s (command exit status %d); its report:", dir, status);
-	char *args[10] = { "report", "--checks" }; /* run is for finding bugs: checks on */
+	char *args[16] = { "report", "--checks" }; /* run is for finding bugs: checks on */
 	int n = 2;
 	for (int i = 0; i < o.nreport; i++)
 		args[n++] = o.report_args[i];

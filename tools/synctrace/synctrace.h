@@ -48,8 +48,9 @@ struct record_opts {
 	int64_t duration_ms;     /* --duration: stop recording after this long (0: none) */
 	uint64_t keep_last;      /* --keep-last: rotate, keeping about this many bytes */
 	uint64_t warn_rate;      /* --warn-rate: bytes/s above which to warn (0: never) */
-	char *report_args[7];    /* run: --format/--sort/--top for the report */
+	char *report_args[12];   /* run: --format/--sort/--top/--by/--all/--wide for the report */
 	int nreport;
+	const char *report_format; /* run: its --format, or NULL (text) */
 	char **argv;             /* the command, NULL-terminated; NULL: none */
 };
 

@@ -1,0 +1,554 @@
+/* Findings: what a reader should look at first, ranked, each one sentence
+ * with its evidence and what to try. In JSON/CSV a finding is data (its
+ * kind, the object's identity, the numbers); `text` says it in words.
+ * Kinds, in the order they rank:
+ *   incomplete   a check or the report could not complete (never "no finding")
+ *   discarded    the tracer discarded events: counts are lower bounds
+ *   lock_order   a lock-order cycle (--checks, full level)
+ *   misuse       any other debug-check finding
+ *   wait         where most waiting is (the top rows of waits.top), with
+ *                who held the lock or who woke the waiters
+ *   futile_wakes futex wakes that woke nobody, wake-then-block
+ *   timeout_race whether condvar timeout races matter here
+ *   spin         whether spinning pays, and the SYNCTRACE_SPIN to try
+ *   no_wait      nothing waited */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sa_checks.h"
+#include "sa_report_util.h"
+#include "sa_symbols.h"
+#include "sa_verdicts.h"
+#include "sa_waits_view.h"
+
+enum {
+	F_RANK, F_KIND, F_WAIT_KIND, F_ID, F_SHARE = F_ID + SA_ID_N, F_WAITS, F_CONT, F_TIMEOUTS,
+	F_WAIT, F_MEAN, F_COUNT, F_OF, F_BY_TID, F_BY_THREAD, F_BY_SITE, F_PER_HOLD, F_CAUSED,
+	F_VERDICT, F_TRY, F_TEXT, F_N
+};
+static const struct sa_col cols[F_N] = {
+	[F_RANK] = { "rank", "#", SA_COL_U64, 0, 0 },
+	[F_KIND] = { "kind", "kind", SA_COL_STR, 0, 0 },
+	[F_WAIT_KIND] = { "wait_kind", "waited for", SA_COL_STR, 0, 0 },
+	SA_ID_COLS(F_ID),
+	[F_SHARE] = { "wait_share", "share", SA_COL_PCT, 0, 0 },
+	[F_WAITS] = { "waits", "waits", SA_COL_U64, 0, 0 },
+	[F_CONT] = { "contended", "contended", SA_COL_U64, 0, 0 },
+	[F_TIMEOUTS] = { "timeouts", "timeouts", SA_COL_U64, 0, 0 },
+	[F_WAIT] = { "wait_total_ns", "total", SA_COL_NS, 0, 0 },
+	[F_MEAN] = { "wait_mean_ns", "mean", SA_COL_NS, 0, 0 },
+	[F_COUNT] = { "count", "count", SA_COL_U64, 0, 0 },   /* the kind's own count (see README) */
+	[F_OF] = { "of", "of", SA_COL_U64, 0, 0 },            /* ... out of this many */
+	[F_BY_TID] = { "by_tid", "tid", SA_COL_I64, 0, 0 },
+	[F_BY_THREAD] = { "by_thread", "by thread", SA_COL_STR, 0, 0 },
+	[F_BY_SITE] = { "by_site", "from", SA_COL_STR, 0, 0 },
+	[F_PER_HOLD] = { "hold_mean_ns", "per hold", SA_COL_NS, 0, 0 },
+	[F_CAUSED] = { "caused_ns", "caused", SA_COL_NS, 0, 0 },
+	[F_VERDICT] = { "verdict", "verdict", SA_COL_STR, 0, 0 },
+	[F_TRY] = { "try", "try", SA_COL_STR, 0, 0 },
+	[F_TEXT] = { "text", "finding", SA_COL_STR, 0, 0 },
+};
+
+#define MAX_WAIT_FINDINGS 3
+#define MAX_CHECK_FINDINGS 5
+
+struct fb {
+	const struct sa_model *m;
+	struct sa_table *t;
+	char text[1024];
+	size_t len;
+};
+
+static void say(struct fb *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(struct fb *f, const char *fmt, ...)
+{
+	va_list ap;
+	if (f->len >= sizeof(f->text))
+		return;
+	va_start(ap, fmt);
+	int w = vsnprintf(f->text + f->len, sizeof(f->text) - f->len, fmt, ap);
+	va_end(ap);
+	if (w > 0)
+		f->len += (size_t)w;
+}
+
+static struct sa_cell *row(struct fb *f, const char *kind)
+{
+	struct sa_cell *c = sa_table_row(f->t);
+	if (!c)
+		return NULL;
+	sa_set_u(&c[F_RANK], f->t->nrows);
+	sa_cell_str(&c[F_KIND], kind);
+	f->len = 0;
+	f->text[0] = 0;
+	return c;
+}
+
+static void done(struct fb *f, struct sa_cell *c)
+{
+	if (f->len >= sizeof(f->text))
+		memcpy(f->text + sizeof(f->text) - 4, "\xe2\x80\xa6", 4);
+	sa_cell_str(&c[F_TEXT], f->text);
+}
+
+static const char *ns(char *b, uint64_t v)
+{
+	return sa_fmt_ns(b, 32, (double)v);
+}
+
+static const char *cnt(char *b, uint64_t v)
+{
+	return sa_fmt_count(b, 32, v);
+}
+
+/* "`queue_lock` (queue.c:41)" */
+static void say_object(struct fb *f, uint32_t obj)
+{
+	struct sa_objname nm;
+	if (sa_object_name(f->m, obj, &nm)) {
+		say(f, "`?`");
+		return;
+	}
+	say(f, "%s `%s`", sa_obj_type_name(f->m->objs[obj].type), nm.name);
+	if (nm.site[0] && nm.how != SA_NAME_SITE)
+		say(f, " (%s)", nm.site);
+}
+
+static void checks_findings(struct fb *f, const struct sa_report_opts *o, int lock_order)
+{
+	struct sa_checks *k = o->checks;
+	unsigned shown = 0, more = 0;
+	for (uint32_t i = 0; i < k->nfindings; i++) {
+		const struct sa_finding *x = &k->findings[i];
+		if ((x->check == SA_CHK_LOCK_ORDER) != lock_order)
+			continue;
+		if (shown == MAX_CHECK_FINDINGS) {
+			more++;
+			continue;
+		}
+		struct sa_cell *c = row(f, lock_order ? "lock_order" : "misuse");
+		if (!c)
+			return;
+		shown++;
+		sa_cell_str(&c[F_VERDICT], sa_check_name(x->check));
+		sa_set_u(&c[F_COUNT], x->count);
+		if (x->nobj)
+			sa_id_fill(f->m, x->obj[0], &c[F_ID]);
+		say(f, "%s", lock_order ? "lock-order cycle: " : "");
+		say(f, "%s (%s, pid %d", x->detail, sa_check_name(x->check),
+		    (int)f->m->procs[x->proc].vpid);
+		if (x->count > 1)
+			say(f, ", %llu times", (unsigned long long)x->count);
+		say(f, ")");
+		if (x->ncaller) {
+			char s[256];
+			say(f, " at %s", sa_site_name(f->m, x->proc, x->caller[0], s, sizeof(s)));
+		}
+		say(f, lock_order ? "; take these locks in one order everywhere." : ".");
+		sa_cell_str(&c[F_TRY], lock_order ? "one lock order" : "fix the misuse");
+		done(f, c);
+	}
+	if (more) {
+		struct sa_cell *c = row(f, lock_order ? "lock_order" : "misuse");
+		if (!c)
+			return;
+		sa_set_u(&c[F_COUNT], more);
+		say(f, "%u more %s findings: --wide (the Debug checks table) or --format json.", more,
+		    lock_order ? "lock-order" : "debug-check");
+		done(f, c);
+	}
+}
+
+static void incomplete(struct fb *f, const struct sa_report_opts *o)
+{
+	char a[32], b[32], d[32];
+	if (o->partial) {
+		struct sa_cell *c = row(f, "incomplete");
+		if (!c)
+			return;
+		sa_cell_str(&c[F_VERDICT], "partial");
+		say(f, "incomplete: the trace could not be read to its end; every number is a "
+		    "lower bound.");
+		done(f, c);
+	}
+	if (f->m->oom) {
+		struct sa_cell *c = row(f, "incomplete");
+		if (!c)
+			return;
+		sa_cell_str(&c[F_VERDICT], "out_of_memory");
+		say(f, "incomplete: the analyzer ran out of memory; the report covers what it kept.");
+		done(f, c);
+	}
+	struct sa_checks *k = o->checks;
+	if (!k)
+		return;
+	if (k->lockorder_incomplete || k->edges_dropped) {
+		struct sa_cell *c = row(f, "incomplete");
+		if (!c)
+			return;
+		unsigned why = k->lockorder_incomplete | (k->edges_dropped ? SA_CHK_INCOMPLETE_EDGES : 0);
+		sa_cell_str(&c[F_VERDICT], "lock_order");
+		sa_set_u(&c[F_COUNT], k->edges_dropped);
+		sa_set_u(&c[F_OF], k->edges_dropped + k->nedges);
+		say(f, "lock-order check incomplete:");
+		if (why & SA_CHK_INCOMPLETE_EDGES)
+			say(f, " its graph is full (%s edges kept, %s dropped at the %s-edge limit),",
+			    cnt(a, k->nedges), cnt(b, k->edges_dropped), cnt(d, SA_CHK_MAX_EDGES));
+		if (why & SA_CHK_INCOMPLETE_CYCLES)
+			say(f, " the cycle search stopped at its limit,");
+		if (why & SA_CHK_INCOMPLETE_OOM)
+			say(f, " it ran out of memory,");
+		say(f, " so a cycle may be missed (this is not \"no finding\"); try a shorter trace.");
+		sa_cell_str(&c[F_TRY], "a shorter trace");
+		done(f, c);
+	}
+	if (k->dropped) {
+		struct sa_cell *c = row(f, "incomplete");
+		if (!c)
+			return;
+		sa_cell_str(&c[F_VERDICT], "findings");
+		sa_set_u(&c[F_COUNT], k->dropped);
+		say(f, "debug checks incomplete: %s findings beyond the first %d were not kept.",
+		    cnt(a, k->dropped), SA_CHK_MAX_FINDINGS);
+		done(f, c);
+	}
+	unsigned not_full = 0;
+	for (uint32_t p = 0; p < f->m->nprocs; p++)
+		not_full += f->m->procs[p].level < 2;
+	if (not_full) {
+		struct sa_cell *c = row(f, "incomplete");
+		if (!c)
+			return;
+		sa_cell_str(&c[F_VERDICT], "level");
+		sa_set_u(&c[F_COUNT], not_full);
+		sa_set_u(&c[F_OF], f->m->nprocs);
+		say(f, "lock-order and exit-holding checks not run in %u of %u process%s (recorded "
+		    "below the full level); record with --level full.", not_full, f->m->nprocs,
+		    f->m->nprocs == 1 ? "" : "es");
+		sa_cell_str(&c[F_TRY], "--level full");
+		done(f, c);
+	}
+}
+
+static void discarded(struct fb *f)
+{
+	const struct sa_model *m = f->m;
+	char a[32];
+	if (!m->ndiscards)
+		return;
+	struct sa_cell *c = row(f, "discarded");
+	if (!c)
+		return;
+	sa_set_u(&c[F_COUNT], m->discarded_total);
+	sa_set_u(&c[F_OF], m->ndiscards);
+	sa_cell_str(&c[F_VERDICT], m->discarded_unknown ? "at_least" : "exact");
+	unsigned impossible = 0;
+	for (uint32_t i = 0; i < m->ndiscards; i++)
+		impossible += !m->discards[i].count_known && m->discards[i].raw_count;
+	say(f, "the tracer discarded %s%s events in %u range%s", m->discarded_unknown ?
+	    "at least " : "", cnt(a, m->discarded_total), m->ndiscards, m->ndiscards == 1 ? "" : "s");
+	if (impossible)
+		say(f, " (%u range%s with a count that cannot be true, shown as unknown)", impossible,
+		    impossible == 1 ? "" : "s");
+	say(f, ": counts derived from events are lower bounds; record with --blocking to lose "
+	    "none.");
+	sa_cell_str(&c[F_TRY], "--blocking");
+	done(f, c);
+}
+
+/* The thread that waited most on group g's objects for kind k. */
+struct top_waiter {
+	const struct sa_waits_view *v;
+	const struct sa_wgroup *g;
+	enum sa_wait_kind k;
+	uint32_t thread;
+	uint64_t ns;
+};
+
+static void find_waiter(void *ctx, uint32_t thread, uint32_t obj, enum sa_wait_kind k,
+			const struct sa_wait_stat *s)
+{
+	struct top_waiter *w = ctx;
+	if (k != w->k || s->wait_ns <= w->ns)
+		return;
+	for (uint32_t i = 0; i < w->g->nobjs; i++)
+		if (w->v->objs[w->g->first + i] == obj) {
+			w->thread = thread;
+			w->ns = s->wait_ns;
+			return;
+		}
+}
+
+static void wait_finding(struct fb *f, const struct sa_waits_view *v, const struct sa_wrow *w)
+{
+	const struct sa_model *m = f->m;
+	const struct sa_wgroup *g = &v->groups[w->group];
+	const struct sa_object *ob = &m->objs[g->rep];
+	char a[32], b[32], d[32], s[256];
+	struct sa_cell *c = row(f, "wait");
+	if (!c)
+		return;
+	double share = v->total_ns ? (double)w->s.wait_ns / (double)v->total_ns : 0;
+	sa_cell_str(&c[F_WAIT_KIND], sa_wait_kind_name(w->kind));
+	sa_id_fill(m, g->rep, &c[F_ID]);
+	sa_set_u(&c[F_ID + SA_ID_INSTANCES], g->instances);
+	sa_set_f(&c[F_SHARE], share);
+	sa_set_u(&c[F_WAITS], w->s.waits);
+	sa_set_u(&c[F_CONT], w->s.contended);
+	sa_set_u(&c[F_TIMEOUTS], w->s.timeouts);
+	sa_set_u(&c[F_WAIT], w->s.wait_ns);
+	if (w->s.waits)
+		sa_set_u(&c[F_MEAN], w->s.wait_ns / w->s.waits);
+
+	say_object(f, g->rep);
+	if (g->instances > 1)
+		say(f, " (%llu objects)", (unsigned long long)g->instances);
+	say(f, ": %.0f %% of all waiting (%s", 100.0 * share, sa_wait_kind_name(w->kind));
+	if (w->kind == SA_WAIT_COND_RELOCK)
+		say(f, ": taking the mutex back after a condvar wait");
+	say(f, "), %s waits", cnt(a, w->s.waits));
+	if (w->s.contended && w->s.contended != w->s.waits)
+		say(f, ", %s contended", cnt(a, w->s.contended));
+	if (w->s.timeouts)
+		say(f, ", %s timed out", cnt(a, w->s.timeouts));
+	say(f, ", mean wait %s, %s in all", ns(b, w->s.waits ? w->s.wait_ns / w->s.waits : 0),
+	    ns(d, w->s.wait_ns));
+	/* Who made them wait. */
+	int lockish = w->kind == SA_WAIT_MUTEX || w->kind == SA_WAIT_COND_RELOCK ||
+		      w->kind == SA_WAIT_RWLOCK_READ || w->kind == SA_WAIT_RWLOCK_WRITE;
+	if (lockish && g->nblame) {
+		/* The holder that caused most, over its sites: the site where it
+		 * caused most, its mean hold over the holds whose time is known. */
+		uint32_t who = g->blame[0].thread;
+		uint64_t site = 0, site_caused = 0, caused = 0, holds = 0, hold_ns = 0;
+		for (unsigned k = 0; k < g->nblame; k++) {
+			const struct sa_blame *bl = &g->blame[k];
+			if (bl->thread != who)
+				continue;
+			caused += bl->caused_ns;
+			if (bl->site && bl->caused_ns >= site_caused)
+				site = bl->site, site_caused = bl->caused_ns;
+			if (bl->hold_ns)
+				holds += bl->holds, hold_ns += bl->hold_ns;
+		}
+		sa_thread_label(m, who, s, sizeof(s));
+		sa_cell_str(&c[F_BY_THREAD], s);
+		if (who < m->nthreads)
+			sa_set_i(&c[F_BY_TID], m->threads[who].vtid);
+		say(f, "; held by thread `%s`", s);
+		if (site) {
+			sa_site_name(m, ob->proc, site, s, sizeof(s));
+			sa_cell_str(&c[F_BY_SITE], s);
+			say(f, " in %s", s);
+		}
+		if (holds) {
+			sa_set_u(&c[F_PER_HOLD], hold_ns / holds);
+			say(f, ", %s per hold", ns(a, hold_ns / holds));
+		}
+		sa_set_u(&c[F_CAUSED], caused);
+		say(f, ", causing %s of the wait", ns(a, caused));
+	} else if ((w->kind == SA_WAIT_COND || w->kind == SA_WAIT_SEM) && g->nwakers) {
+		const struct sa_waker *wk = &g->wakers[0];
+		sa_thread_label(m, wk->thread, s, sizeof(s));
+		sa_cell_str(&c[F_BY_THREAD], s);
+		if (wk->thread < m->nthreads)
+			sa_set_i(&c[F_BY_TID], m->threads[wk->thread].vtid);
+		say(f, "; woken by thread `%s`", s);
+		if (wk->site) {
+			sa_site_name(m, ob->proc, wk->site, s, sizeof(s));
+			sa_cell_str(&c[F_BY_SITE], s);
+			say(f, " from %s", s);
+		}
+		sa_set_u(&c[F_COUNT], wk->released);
+		if (wk->released)
+			say(f, " (%s waiters, %s after their wait began)", cnt(a, wk->released),
+			    ns(b, wk->latency_ns / wk->released));
+	}
+	struct top_waiter tw = { v, g, w->kind, UINT32_MAX, 0 };
+	sa_model_each_pair(m, find_waiter, &tw);
+	if (tw.thread < m->nthreads) {
+		sa_thread_label(m, tw.thread, s, sizeof(s));
+		say(f, ", while `%s` waited", s);
+		if (ob->caller && lockish) {
+			char site[256];
+			say(f, " (the lock first seen at %s)", sa_site_name(m, ob->proc, ob->caller, site,
+									  sizeof(site)));
+		}
+	}
+	/* What to try. */
+	const char *try_ = NULL;
+	if (w->kind == SA_WAIT_MUTEX || w->kind == SA_WAIT_RWLOCK_WRITE)
+		try_ = "hold it for less time (move work out of the critical section) or split it";
+	else if (w->kind == SA_WAIT_RWLOCK_READ)
+		try_ = "shorten the writers' holds";
+	else if (w->kind == SA_WAIT_COND_RELOCK)
+		try_ = "signal after unlocking, or wake fewer waiters at once";
+	else if (w->kind == SA_WAIT_COND && w->s.timeouts * 2 > w->s.waits)
+		try_ = "most waits time out: nothing signals in time; check the timeout or the signaller";
+	else if (w->kind == SA_WAIT_COND || w->kind == SA_WAIT_SEM)
+		try_ = "threads idle here waiting for work: feed them faster or use fewer";
+	else if (w->kind == SA_WAIT_BARRIER)
+		try_ = "balance the work between rounds";
+	else if (w->kind == SA_WAIT_SPINLOCK)
+		try_ = "a mutex, if holds are long";
+	if (try_) {
+		sa_cell_str(&c[F_TRY], try_);
+		say(f, ". Try: %s.", try_);
+	} else {
+		say(f, ".");
+	}
+	done(f, c);
+}
+
+static void futile_wakes(struct fb *f)
+{
+	const struct sa_model *m = f->m;
+	uint64_t wakes = 0, wasted = 0, wtb = 0, best = 0;
+	uint32_t top = UINT32_MAX;
+	char a[32], b[32];
+	for (uint32_t i = 0; i < m->nobjs; i++) {
+		const struct sa_object *ob = &m->objs[i];
+		if (!ob->instances)
+			continue;
+		wakes += ob->fx_wakes;
+		wasted += ob->fx_wasted;
+		wtb += ob->wake_then_block;
+		if (ob->fx_wasted + ob->wake_then_block > best) {
+			best = ob->fx_wasted + ob->wake_then_block;
+			top = i;
+		}
+	}
+	/* Worth saying: at least 10 % of the wakes, and more than a handful. */
+	if (top == UINT32_MAX || (wasted + wtb) * 10 < wakes || wasted + wtb < 4)
+		return;
+	struct sa_cell *c = row(f, "futile_wakes");
+	if (!c)
+		return;
+	sa_id_fill(m, top, &c[F_ID]);
+	sa_set_u(&c[F_COUNT], wasted);
+	sa_set_u(&c[F_OF], wakes);
+	sa_set_u(&c[F_CONT], wtb);
+	say(f, "%s of %s futex wakes woke nobody", cnt(a, wasted), cnt(b, wakes));
+	if (wtb)
+		say(f, " and %s woken threads went back to sleep at once (wake-then-block)",
+		    cnt(a, wtb));
+	say(f, "; most on ");
+	say_object(f, top);
+	say(f, " (%s wasted, %s wake-then-block). Try: wake only when a waiter is registered, "
+	    "and signal after unlocking.", cnt(a, m->objs[top].fx_wasted),
+	    cnt(b, m->objs[top].wake_then_block));
+	sa_cell_str(&c[F_TRY], "signal after unlocking");
+	done(f, c);
+}
+
+static void timeout_races(struct fb *f)
+{
+	struct sa_race_verdict v;
+	char a[32], b[32], d[32];
+	sa_race_verdict(f->m, UINT32_MAX, &v);
+	if (!v.condvars || v.code == SA_RACE_NONE_POSSIBLE)
+		return;
+	struct sa_cell *c = row(f, "timeout_race");
+	if (!c)
+		return;
+	sa_cell_str(&c[F_VERDICT], v.name);
+	sa_set_u(&c[F_COUNT], v.races);
+	sa_set_u(&c[F_OF], v.leaving);
+	sa_set_u(&c[F_CAUSED], v.race_ns);
+	sa_set_f(&c[F_SHARE], v.share);
+	if (v.code == SA_RACE_NEVER)
+		say(f, "timeout races do not matter here: %s condvar waiters timed out or were "
+		    "cancelled and none met a signaler.", cnt(a, v.leaving));
+	else
+		say(f, "timeout races %s here: %s of %s waiters that left met a signaler, which "
+		    "waited %s for them (%.2g %% of condvar waiting).", v.share >= 0.01 ? "matter"
+		    : "cost little", cnt(a, v.races), cnt(b, v.leaving), ns(d, v.race_ns),
+		    100.0 * v.share);
+	done(f, c);
+}
+
+static void spin(struct fb *f)
+{
+	struct sa_spin_verdict v;
+	char a[32];
+	sa_spin_verdict(f->m, &v);
+	if (v.code == SA_SPIN_NO_LOOPS)
+		return;
+	struct sa_cell *c = row(f, "spin");
+	if (!c)
+		return;
+	sa_cell_str(&c[F_VERDICT], v.name);
+	sa_set_u(&c[F_COUNT], v.acquired);
+	sa_set_u(&c[F_OF], v.loops);
+	sa_set_u(&c[F_WAIT], v.spin_ns);
+	if (v.try_)
+		sa_cell_str(&c[F_TRY], v.try_);
+	double pa = 100.0 * (double)v.acquired / (double)v.loops;
+	switch (v.code) {
+	case SA_SPIN_PAYS:
+		say(f, "spinning pays: %.0f %% of %s spin loops acquired before the limit.", pa,
+		    cnt(a, v.loops));
+		break;
+	case SA_SPIN_FAILS:
+		say(f, "spinning does not pay: %.0f %% of %s spin loops spun to the limit and "
+		    "slept anyway. Try: SYNCTRACE_SPIN=none (or a smaller limit).",
+		    100.0 * (double)v.gave_up / (double)v.loops, cnt(a, v.loops));
+		break;
+	case SA_SPIN_BAILS:
+		say(f, "spinning stops early: %.0f %% of %s spin loops bailed out on seeing "
+		    "sleepers. Try: SYNCTRACE_SPIN=full.",
+		    100.0 * (double)v.saw_waiters / (double)v.loops, cnt(a, v.loops));
+		break;
+	default:
+		say(f, "spinning is mixed: of %s spin loops %.0f %% acquired, %.0f %% gave up, "
+		    "%.0f %% bailed out; no setting is clearly better.", cnt(a, v.loops), pa,
+		    100.0 * (double)v.gave_up / (double)v.loops,
+		    100.0 * (double)v.saw_waiters / (double)v.loops);
+		break;
+	}
+	done(f, c);
+}
+
+void sa_findings_build(const struct sa_model *m, const struct sa_report_opts *o,
+		       struct sa_report *r)
+{
+	struct fb f = { .m = m };
+	struct sa_waits_view v;
+	if (!(f.t = sa_report_table(r, "findings", "Findings", cols, F_N)))
+		return;
+	f.t->minor = 3;
+	f.t->flags = SA_TAB_LIST;
+	f.t->text_col = F_TEXT;
+	incomplete(&f, o);
+	discarded(&f);
+	if (o->checks) {
+		sa_checks_finish(o->checks, m);
+		checks_findings(&f, o, 1);
+		checks_findings(&f, o, 0);
+	}
+	struct sa_report_opts byclass = *o;
+	byclass.all = 0;
+	byclass.sort = SA_SORT_WAIT;
+	const struct sa_waits_view *vv = sa_waits_view_get(m, &byclass, r, &v);
+	if (vv) {
+		for (uint32_t i = 0; i < vv->nrows && i < MAX_WAIT_FINDINGS; i++) {
+			/* The top row always; the next ones when they weigh (5 %). */
+			if (i && vv->rows[i].s.wait_ns * 20 < vv->total_ns)
+				break;
+			if (vv->rows[i].s.wait_ns || vv->rows[i].s.timeouts)
+				wait_finding(&f, vv, &vv->rows[i]);
+		}
+		if (!vv->total_ns) {
+			struct sa_cell *c = row(&f, "no_wait");
+			if (c) {
+				say(&f, "no thread waited on a synchronization object in this trace.");
+				done(&f, c);
+			}
+		}
+		sa_waits_view_free(&v);
+	}
+	futile_wakes(&f);
+	timeout_races(&f);
+	spin(&f);
+}

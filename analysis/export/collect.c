@@ -1,0 +1,299 @@
+/* The exports' observer (rows per stack, the timeline's waits and wakes)
+ * and what the formats share: names, frames, notes. See sa_export.h. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sa_export.h"
+#include "sa_symbols.h"
+#include "sa_symbols_impl.h"
+#include "sa_waits.h"
+
+int sa_export_parse(const char *s)
+{
+	static const char *const n[] = { [SA_X_FOLDED] = "folded", [SA_X_PPROF] = "pprof",
+		[SA_X_CHROME] = "chrome" };
+	for (int i = 0; i < (int)SA_N(n); i++)
+		if (!strcmp(s, n[i]))
+			return i;
+	return -1;
+}
+
+int sa_export_parse_sample(const char *s)
+{
+	static const char *const n[] = { [SA_XS_WAIT] = "wait", [SA_XS_CONTENTIONS] = "contentions",
+		[SA_XS_HOLD] = "hold", [SA_XS_WASTED] = "wasted_wakes" };
+	for (int i = 0; i < (int)SA_N(n); i++)
+		if (!strcmp(s, n[i]))
+			return i;
+	return -1;
+}
+
+/* The per-thread slot ti, grown on demand (NULL on out of memory). */
+static struct sa_xthr *thr_of(struct sa_export *x, uint32_t ti)
+{
+	if (ti >= x->nthr) {
+		uint32_t n = ti + 64;
+		struct sa_xthr *p = realloc(x->thr, n * sizeof(*p));
+		if (!p)
+			return NULL;
+		memset(p + x->nthr, 0, (n - x->nthr) * sizeof(*p));
+		x->thr = p;
+		x->nthr = n;
+	}
+	return &x->thr[ti];
+}
+
+/* The row (ti, oi, kind, stack or site), created zeroed. Kind and the
+ * stack/site share the map's second key: user-space code addresses and
+ * stack indexes stay below bit 48, kinds go above. */
+static struct sa_xrow *row_of(struct sa_export *x, uint32_t ti, uint32_t oi, int kind,
+			      uint32_t stack, uint64_t site)
+{
+	uint64_t a = (uint64_t)ti << 32 | oi;
+	uint64_t b = (stack != UINT32_MAX ? (uint64_t)stack | 1ull << 48 : site & ((1ull << 48) - 1)) ^
+		     (uint64_t)(kind + 2) << 52;
+	int64_t i = sa_map_get(&x->row_map, a, b);
+	if (i >= 0)
+		return &x->rows[i];
+	if (sa_grow((void **)&x->rows, x->nrows, &x->caprows, sizeof(*x->rows)) ||
+	    sa_map_put(&x->row_map, a, b, x->nrows)) {
+		x->oom = 1;
+		return NULL;
+	}
+	struct sa_xrow *r = &x->rows[x->nrows++];
+	*r = (struct sa_xrow){ .thread = ti, .obj = oi, .kind = kind, .stack = stack,
+			       .site = stack != UINT32_MAX ? 0 : site };
+	return r;
+}
+
+/* The stack of thread ti's event on object addr: the one its stack:use
+ * announced for this wait (UINT32_MAX: none). */
+static uint32_t stack_now(struct sa_xthr *t, uint64_t addr)
+{
+	return t && t->cur && t->cur_obj == addr ? t->cur_stack : UINT32_MAX;
+}
+
+static void timeline_wait(struct sa_export *x, struct sa_model *m, const struct sa_event *e)
+{
+	uint32_t oi = m->ev_wait.oi;
+	if (x->nwaits == SA_X_MAX_WAITS ||
+	    sa_grow((void **)&x->waits, x->nwaits, &x->capwaits, sizeof(*x->waits))) {
+		x->waits_dropped++;
+		return;
+	}
+	struct sa_xwait *w = &x->waits[x->nwaits++];
+	*w = (struct sa_xwait){ .thread = m->ev_wait.ti, .obj = oi, .kind = m->ev_wait.kind,
+				.b = e->ts - (int64_t)m->ev_wait.ns, .e = e->ts, .woken_by = -1 };
+	/* Woken by the last wake on the object that came while it waited,
+	 * from another thread (the futex word is the object's own, or its
+	 * condvar's: either way the object of the wait). */
+	if (oi < x->nlast && x->last_wake[oi] >= 0) {
+		const struct sa_xwake *k = &x->wakes[x->last_wake[oi]];
+		if (k->thread != w->thread && k->ts >= w->b && k->ts <= w->e) {
+			w->woken_by = x->last_wake[oi];
+			x->last_wake[oi] = -1; /* one wake, one arrow */
+		}
+	}
+}
+
+static void timeline_wake(struct sa_export *x, uint32_t ti, uint32_t oi, int64_t ts)
+{
+	if (oi >= x->nlast) {
+		uint32_t n = oi + 256;
+		int32_t *p = realloc(x->last_wake, n * sizeof(*p));
+		if (!p) {
+			x->oom = 1;
+			return;
+		}
+		for (uint32_t i = x->nlast; i < n; i++)
+			p[i] = -1;
+		x->last_wake = p;
+		x->nlast = n;
+	}
+	if (x->nwakes == SA_X_MAX_WAKES ||
+	    sa_grow((void **)&x->wakes, x->nwakes, &x->capwakes, sizeof(*x->wakes))) {
+		x->wakes_dropped++;
+		return;
+	}
+	x->wakes[x->nwakes] = (struct sa_xwake){ ti, oi, ts };
+	x->last_wake[oi] = (int32_t)x->nwakes++;
+}
+
+static void observe(void *ctx, struct sa_model *m, const struct sa_event *e, uint32_t pi,
+		    uint32_t ti)
+{
+	struct sa_export *x = ctx;
+	struct sa_xthr *t = thr_of(x, ti);
+	if (!t) {
+		x->oom = 1;
+		return;
+	}
+	uint64_t addr;
+	int has_obj = sa_ev_obj(e, &addr);
+	if (e->id == SA_EV_stack_use) {
+		/* analysis/symbols saw it first: its pend for this thread holds
+		 * the stack's index. */
+		const struct sa_symbols *s = m->symbols;
+		struct sa_sym_proc *sp = s ? sa_sym_proc(m->symbols, e->trace, e->vpid, 0) : NULL;
+		int64_t k = sp ? sa_map_get(&s->pend_map, (uint64_t)(sp - s->procs),
+					    (uint32_t)e->vtid) : -1;
+		int64_t obj;
+		if (k >= 0 && sa_ev_get(e, "obj", &obj) && s->pends[k].live &&
+		    s->pends[k].obj == (uint64_t)obj) {
+			t->pend = 1;
+			t->pend_obj = (uint64_t)obj;
+			t->pend_stack = s->pends[k].stack;
+		}
+		return;
+	}
+	if (has_obj && t->pend) {
+		/* The event the stack:use announced: it begins this wait. */
+		t->pend = 0;
+		if (t->pend_obj == addr) {
+			t->cur = 1;
+			t->cur_obj = addr;
+			t->cur_stack = t->pend_stack;
+		}
+	}
+	if (!has_obj)
+		return;
+	int64_t oi = sa_map_get(&m->obj_map, pi, addr);
+	uint64_t site = sa_ev_caller(e);
+	if (m->ev_wait.valid) {
+		const struct sa_object *o = &m->objs[m->ev_wait.oi];
+		uint32_t st = stack_now(t, o->addr);
+		struct sa_xrow *r = row_of(x, ti, m->ev_wait.oi, (int)m->ev_wait.kind, st,
+					   site ? site : o->caller);
+		if (r) {
+			r->waits++;
+			r->contentions += !(m->ev_wait.flags & SA_WAITED_AT_ONCE);
+			r->wait_ns += m->ev_wait.ns;
+		}
+		if (x->timeline)
+			timeline_wait(x, m, e);
+		if (t->cur && t->cur_obj == o->addr)
+			t->cur = 0;
+	}
+	if (oi < 0)
+		return;
+	const struct sa_object *o = &m->objs[oi];
+	if (m->ev_hold.valid && m->ev_hold.ns) {
+		struct sa_xrow *r = row_of(x, ti, (uint32_t)oi, SA_WAIT_MUTEX, UINT32_MAX,
+					   site ? site : o->caller);
+		if (r)
+			r->hold_ns += m->ev_hold.ns;
+	}
+	int64_t v;
+	switch (e->id) {
+	case SA_EV_futex_wake:
+		v = e->f[SA_F_futex_wake_woken].v;
+		if (v == 0) {
+			struct sa_xrow *r = row_of(x, ti, (uint32_t)oi, SA_XK_TYPE,
+						   stack_now(t, addr), site ? site : o->caller);
+			if (r)
+				r->wasted++;
+		} else if (v > 0 && x->timeline) {
+			timeline_wake(x, ti, (uint32_t)oi, e->ts);
+		}
+		break;
+	case SA_EV_spin_loop:
+		v = e->f[SA_F_spin_loop_iterations].v;
+		if (v > 0) {
+			struct sa_xrow *r = row_of(x, ti, (uint32_t)oi, SA_XK_TYPE,
+						   stack_now(t, addr), site ? site : o->caller);
+			if (r)
+				r->spin_iter += (uint64_t)v;
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+struct sa_export *sa_export_attach(struct sa_model *m, enum sa_xformat f)
+{
+	struct sa_export *x = calloc(1, sizeof(*x));
+	if (!x)
+		return NULL;
+	x->timeline = f == SA_X_CHROME;
+	if (sa_model_observe(m, observe, x)) {
+		free(x);
+		return NULL;
+	}
+	return x;
+}
+
+void sa_export_free(struct sa_export *x)
+{
+	if (!x)
+		return;
+	sa_map_free(&x->row_map);
+	free(x->rows);
+	free(x->thr);
+	free(x->waits);
+	free(x->wakes);
+	free(x->last_wake);
+	free(x);
+}
+
+const char *sa_xkind_name(const struct sa_model *m, const struct sa_xrow *r)
+{
+	if (r->kind >= 0)
+		return sa_wait_kind_name((enum sa_wait_kind)r->kind);
+	return sa_obj_type_name(m->objs[sa_model_row(m, r->obj)].type);
+}
+
+unsigned sa_xrow_frames(const struct sa_model *m, const struct sa_xrow *r,
+			const uint64_t **frames)
+{
+	const struct sa_symbols *s = m->symbols;
+	if (r->stack != UINT32_MAX && s && r->stack < s->nstacks && s->stacks[r->stack].frames &&
+	    s->stacks[r->stack].n) {
+		*frames = s->stacks[r->stack].frames;
+		return s->stacks[r->stack].n;
+	}
+	*frames = &r->site;
+	return r->site != 0;
+}
+
+const char *sa_xlock_name(const struct sa_model *m, uint32_t obj, char *buf, size_t n)
+{
+	struct sa_objname nm;
+	uint32_t row = sa_model_row(m, obj);
+	if (sa_object_name(m, row, &nm))
+		snprintf(buf, n, "0x%" PRIx64, m->objs[obj].addr);
+	else
+		snprintf(buf, n, "%s", nm.name);
+	return buf;
+}
+
+void sa_export_notes(const struct sa_model *m, const struct sa_report_opts *o,
+		     void (*fn)(void *ctx, const char *note), void *ctx)
+{
+	char b[200];
+	if (o->partial)
+		fn(ctx, "PARTIAL: the trace could not be read to its end; every number is a "
+			"lower bound");
+	if (sa_lower_bounds(m)) {
+		if (m->discarded_total && !m->discarded_unknown)
+			snprintf(b, sizeof(b), "LOWER BOUNDS: the tracer discarded %" PRIu64
+				 " events; event-derived numbers are lower bounds",
+				 m->discarded_total);
+		else
+			snprintf(b, sizeof(b), "LOWER BOUNDS: the tracer discarded events; "
+				 "event-derived numbers are lower bounds");
+		fn(ctx, b);
+	}
+	for (unsigned i = 0; i < o->nmessages; i++)
+		fn(ctx, o->messages[i]);
+	const struct sa_export *x = o->exp;
+	if (x && x->timeline && (x->waits_dropped || x->wakes_dropped)) {
+		snprintf(b, sizeof(b), "timeline capped: %" PRIu64 " waits and %" PRIu64
+			 " wakes left out (at most %u and %u kept)", x->waits_dropped,
+			 x->wakes_dropped, SA_X_MAX_WAITS, SA_X_MAX_WAKES);
+		fn(ctx, b);
+	}
+	if (x && x->oom)
+		fn(ctx, "out of memory while collecting: the export is incomplete");
+}

@@ -24,7 +24,7 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: " PROG " [--format text|json|csv|html|folded]\n"
+	fprintf(f, "usage: " PROG " [--format text|json|csv|html|folded|pprof]\n"
 		   "       [--sample wait|contentions|hold|wasted_wakes] [--sort wait|contended|acquisitions|hold]\n"
 		   "       [--by class|object|site] [--all] [--wide] [--top N] [--checks]\n"
 		   "       [--window START,END] [--work-event EVENT[/FIELD]] [-o FILE] TRACE_PATH...\n"
@@ -42,7 +42,9 @@ static void usage(FILE *f)
 		   "tables: one per such event (or its integer FIELD's value), any event in the\n"
 		   "trace; default: the program's synctrace_work_done() calls.\n"
 		   "Exports for other viewers (-o FILE or standard output): folded (flame graphs:\n"
-		   "process;thread;frames;kind lock VALUE, VALUE per --sample, default wait ns).\n");
+		   "process;thread;frames;kind lock VALUE, VALUE per --sample, default wait ns),\n"
+		   "pprof (gzipped profile.proto for go tool pprof: contentions, delay, hold,\n"
+		   "wasted_wakes, spin; labels lock, kind, process, thread, pid, tid).\n");
 }
 
 /* ---- finding trace directories ------------------------------------------ */
@@ -194,7 +196,7 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'f':
 			if ((c = sa_report_parse_format(optarg)) < 0) {
-				fprintf(stderr, PROG ": unknown format '%s' (text, json, csv, html, folded)\n", optarg);
+				fprintf(stderr, PROG ": unknown format '%s' (text, json, csv, html, folded, pprof)\n", optarg);
 				return 2;
 			}
 			r.opts.format = (enum sa_format)c;

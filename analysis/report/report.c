@@ -35,7 +35,8 @@ int sa_report_parse_sort(const char *s)
 int sa_report_parse_format(const char *s)
 {
 	static const char *const n[] = { [SA_FMT_TEXT] = "text", [SA_FMT_JSON] = "json",
-		[SA_FMT_CSV] = "csv", [SA_FMT_HTML] = "html", [SA_FMT_FOLDED] = "folded" };
+		[SA_FMT_CSV] = "csv", [SA_FMT_HTML] = "html", [SA_FMT_FOLDED] = "folded",
+		[SA_FMT_PPROF] = "pprof" };
 	return lookup(s, n, (int)SA_N(n));
 }
 
@@ -68,6 +69,7 @@ int sa_report_render(const struct sa_model *m, const struct sa_report_opts *o, F
 {
 	switch (o->format) { /* the exports build no table */
 	case SA_FMT_FOLDED: return sa_export_folded(m, o, out);
+	case SA_FMT_PPROF: return sa_export_pprof(m, o, out);
 	default: break;
 	}
 	struct sa_report r = { 0 };

@@ -24,7 +24,7 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: " PROG " [--format text|json|csv|html|folded|pprof]\n"
+	fprintf(f, "usage: " PROG " [--format text|json|csv|html|folded|pprof|chrome]\n"
 		   "       [--sample wait|contentions|hold|wasted_wakes] [--sort wait|contended|acquisitions|hold]\n"
 		   "       [--by class|object|site] [--all] [--wide] [--top N] [--checks]\n"
 		   "       [--window START,END] [--work-event EVENT[/FIELD]] [-o FILE] TRACE_PATH...\n"
@@ -44,7 +44,9 @@ static void usage(FILE *f)
 		   "Exports for other viewers (-o FILE or standard output): folded (flame graphs:\n"
 		   "process;thread;frames;kind lock VALUE, VALUE per --sample, default wait ns),\n"
 		   "pprof (gzipped profile.proto for go tool pprof: contentions, delay, hold,\n"
-		   "wasted_wakes, spin; labels lock, kind, process, thread, pid, tid).\n");
+		   "wasted_wakes, spin; labels lock, kind, process, thread, pid, tid), chrome\n"
+		   "(Trace Event JSON for Perfetto / chrome://tracing: waits per thread, wake\n"
+		   "flows, waiters of the top locks; at most 200000 waits and wakes kept).\n");
 }
 
 /* ---- finding trace directories ------------------------------------------ */
@@ -196,7 +198,7 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'f':
 			if ((c = sa_report_parse_format(optarg)) < 0) {
-				fprintf(stderr, PROG ": unknown format '%s' (text, json, csv, html, folded, pprof)\n", optarg);
+				fprintf(stderr, PROG ": unknown format '%s' (text, json, csv, html, folded, pprof, chrome)\n", optarg);
 				return 2;
 			}
 			r.opts.format = (enum sa_format)c;

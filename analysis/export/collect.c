@@ -74,50 +74,76 @@ static uint32_t stack_now(struct sa_xthr *t, uint64_t addr)
 	return t && t->cur && t->cur_obj == addr ? t->cur_stack : UINT32_MAX;
 }
 
+/* Per object: its last wake that woke someone and no wait took yet, its
+ * last contended wait no wake was found for (indexes, -1: none), grown
+ * on demand. NULL on out of memory. */
+static struct sa_xlast *last_of(struct sa_export *x, uint32_t oi)
+{
+	if (oi >= x->nlast) {
+		uint32_t n = oi + 256;
+		struct sa_xlast *p = realloc(x->last, n * sizeof(*p));
+		if (!p) {
+			x->oom = 1;
+			return NULL;
+		}
+		for (uint32_t i = x->nlast; i < n; i++)
+			p[i] = (struct sa_xlast){ -1, -1 };
+		x->last = p;
+		x->nlast = n;
+	}
+	return &x->last[oi];
+}
+
+/* Which wake ended which wait: a futex wake on the object of the wait,
+ * from another thread, that woke someone. The wake's event is stamped
+ * after its syscall returns, so it comes either while the woken thread
+ * still waits (matched when the wait ends) or just after the wait ended
+ * (matched when the wake comes: the last contended wait on the object
+ * that no wake was found for). */
 static void timeline_wait(struct sa_export *x, struct sa_model *m, const struct sa_event *e)
 {
 	uint32_t oi = m->ev_wait.oi;
+	struct sa_xlast *l = last_of(x, oi);
+	if (!l)
+		return;
 	if (x->nwaits == SA_X_MAX_WAITS ||
 	    sa_grow((void **)&x->waits, x->nwaits, &x->capwaits, sizeof(*x->waits))) {
 		x->waits_dropped++;
 		return;
 	}
-	struct sa_xwait *w = &x->waits[x->nwaits++];
+	struct sa_xwait *w = &x->waits[x->nwaits];
 	*w = (struct sa_xwait){ .thread = m->ev_wait.ti, .obj = oi, .kind = m->ev_wait.kind,
 				.b = e->ts - (int64_t)m->ev_wait.ns, .e = e->ts, .woken_by = -1 };
-	/* Woken by the last wake on the object that came while it waited,
-	 * from another thread (the futex word is the object's own, or its
-	 * condvar's: either way the object of the wait). */
-	if (oi < x->nlast && x->last_wake[oi] >= 0) {
-		const struct sa_xwake *k = &x->wakes[x->last_wake[oi]];
+	if (l->wake >= 0) {
+		const struct sa_xwake *k = &x->wakes[l->wake];
 		if (k->thread != w->thread && k->ts >= w->b && k->ts <= w->e) {
-			w->woken_by = x->last_wake[oi];
-			x->last_wake[oi] = -1; /* one wake, one arrow */
+			w->woken_by = l->wake;
+			l->wake = -1; /* one wake, one arrow */
 		}
 	}
+	if (w->woken_by < 0 && !(m->ev_wait.flags & SA_WAITED_AT_ONCE))
+		l->wait = (int32_t)x->nwaits;
+	x->nwaits++;
 }
 
 static void timeline_wake(struct sa_export *x, uint32_t ti, uint32_t oi, int64_t ts)
 {
-	if (oi >= x->nlast) {
-		uint32_t n = oi + 256;
-		int32_t *p = realloc(x->last_wake, n * sizeof(*p));
-		if (!p) {
-			x->oom = 1;
-			return;
-		}
-		for (uint32_t i = x->nlast; i < n; i++)
-			p[i] = -1;
-		x->last_wake = p;
-		x->nlast = n;
-	}
+	struct sa_xlast *l = last_of(x, oi);
+	if (!l)
+		return;
 	if (x->nwakes == SA_X_MAX_WAKES ||
 	    sa_grow((void **)&x->wakes, x->nwakes, &x->capwakes, sizeof(*x->wakes))) {
 		x->wakes_dropped++;
 		return;
 	}
 	x->wakes[x->nwakes] = (struct sa_xwake){ ti, oi, ts };
-	x->last_wake[oi] = (int32_t)x->nwakes++;
+	if (l->wait >= 0 && x->waits[l->wait].thread != ti && x->waits[l->wait].b <= ts) {
+		x->waits[l->wait].woken_by = (int32_t)x->nwakes;
+		l->wait = -1;
+	} else {
+		l->wake = (int32_t)x->nwakes;
+	}
+	x->nwakes++;
 }
 
 static void observe(void *ctx, struct sa_model *m, const struct sa_event *e, uint32_t pi,
@@ -233,7 +259,7 @@ void sa_export_free(struct sa_export *x)
 	free(x->thr);
 	free(x->waits);
 	free(x->wakes);
-	free(x->last_wake);
+	free(x->last);
 	free(x);
 }
 

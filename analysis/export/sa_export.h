@@ -72,7 +72,7 @@ struct sa_export {
 	uint32_t nwaits, capwaits;
 	struct sa_xwake *wakes;
 	uint32_t nwakes, capwakes;
-	int32_t *last_wake;     /* per object: its last wake that woke someone, or -1 */
+	struct sa_xlast { int32_t wake, wait; } *last; /* per object (collect.c) */
 	uint32_t nlast;
 	uint64_t waits_dropped, wakes_dropped;
 	int oom;

@@ -143,12 +143,14 @@ static int report(void *arg, uint64_t stop_after, volatile uint64_t *progress, i
 				r->npaths > 1 ? " (and the other paths)" : "");
 			if (!st.opts.partial)
 				rc = rc ? rc : 1;
+			if (st.opts.format >= SA_FMT_FOLDED) /* still a valid, empty file */
+				sa_graph_message(&st.opts, "no synctrace events in the trace");
 		}
 		FILE *out = stdout;
 		if (r->outpath && !(out = fopen(r->outpath, "w"))) {
 			fprintf(stderr, PROG ": %s: %s\n", r->outpath, strerror(errno));
 			rc = 2;
-		} else if (st.synctrace_events || st.opts.partial) {
+		} else if (st.synctrace_events || st.opts.partial || st.opts.format >= SA_FMT_FOLDED) {
 			if (sa_report_render(st.model, &st.opts, out) && st.opts.format >= SA_FMT_FOLDED) {
 				fprintf(stderr, PROG ": out of memory writing the export\n");
 				rc = 2;

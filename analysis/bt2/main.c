@@ -37,7 +37,7 @@ static void usage(FILE *f)
 		   "--wide: text with every table, every column and every row.\n"
 		   "--checks: debug checks (misuse, lock-order inversions) as one more table.\n"
 		   "--window START,END: the HTML timeline's window, in seconds from the first\n"
-		   "event (default: the busiest second).\n"
+		   "event (default: the busiest second); the exports: what ended in it.\n"
 		   "--work-event PROVIDER:EVENT[/FIELD]: the unit of work of the wakeups-per-unit\n"
 		   "tables: one per such event (or its integer FIELD's value), any event in the\n"
 		   "trace; default: the program's synctrace_work_done() calls.\n"
@@ -117,6 +117,8 @@ static int report(void *arg, uint64_t stop_after, volatile uint64_t *progress, i
 		rc = 2;
 		goto out;
 	}
+	if (st.opts.exp && r->have_window)
+		sa_export_window(st.opts.exp, r->win_start, r->win_end);
 	if (st.opts.format == SA_FMT_HTML &&
 	    !(st.opts.timeline = sa_timeline_attach(st.model, r->have_window, r->win_start,
 						    r->win_end))) {

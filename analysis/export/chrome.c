@@ -5,7 +5,8 @@
  * that ended a wait (the wake on the same object from another thread
  * that came while it waited, collect.c), a counter track ("C") of waiters
  * for each of the top locks (--top, default 5, by wait), process and
- * thread names as metadata ("M") events, the notes (partial, discarded
+ * thread names as metadata ("M") events, the holds the trace gives (full
+ * level) as "hold LOCK" slices, the notes (partial, discarded
  * events, capped timeline) in a "synctrace_notes" metadata event and in
  * otherData. Timestamps are microseconds from the first event with ns
  * precision (three decimals).
@@ -22,10 +23,11 @@
 #include "sa_waits.h"
 
 #define TOP_LOCKS 5
+#define WAKE (-1)
 
 struct slice {
 	uint32_t thread, obj;
-	int kind;                /* wait kind, or -1: a wake */
+	int kind;                /* wait kind, SA_XK_HOLD, or WAKE */
 	int64_t b, e;
 	int32_t flow;            /* flow id (wake index + 1) it starts or ends, 0 */
 };
@@ -98,7 +100,7 @@ static int counter(const struct sa_model *m, const struct sa_export *x, uint32_t
 {
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < x->nwaits; i++)
-		n += sa_model_row(m, x->waits[i].obj) == row;
+		n += x->waits[i].kind >= 0 && sa_model_row(m, x->waits[i].obj) == row;
 	if (!n)
 		return 0;
 	struct pt *p = malloc(2 * (size_t)n * sizeof(*p));
@@ -106,7 +108,7 @@ static int counter(const struct sa_model *m, const struct sa_export *x, uint32_t
 		return -1;
 	uint32_t k = 0;
 	for (uint32_t i = 0; i < x->nwaits; i++)
-		if (sa_model_row(m, x->waits[i].obj) == row) {
+		if (x->waits[i].kind >= 0 && sa_model_row(m, x->waits[i].obj) == row) {
 			p[k++] = (struct pt){ x->waits[i].b, 1 };
 			p[k++] = (struct pt){ x->waits[i].e, -1 };
 		}
@@ -186,7 +188,7 @@ int sa_export_chrome(const struct sa_model *m, const struct sa_report_opts *o, F
 			/* stamped after its syscall: it may come after the wait's
 			 * end; the arrow starts no later than that end */
 			int64_t t = k->ts < w->e ? k->ts : w->e - 1;
-			s[n++] = (struct slice){ k->thread, k->obj, -1, t, t + 1, flow };
+			s[n++] = (struct slice){ k->thread, k->obj, WAKE, t, t + 1, flow };
 		}
 	}
 	qsort(s, n, sizeof(*s), cmp_slice);
@@ -240,13 +242,13 @@ int sa_export_chrome(const struct sa_model *m, const struct sa_report_opts *o, F
 		const struct slice *sl = &s[i];
 		char lock[200], nm[240];
 		const char *kind = sl->kind >= 0 ? sa_wait_kind_name((enum sa_wait_kind)sl->kind)
-						 : "wake";
+				   : sl->kind == WAKE ? "wake" : "hold";
 		sa_xlock_name(m, sl->obj, lock, sizeof(lock));
 		snprintf(nm, sizeof(nm), "%s %s", kind, lock);
 		int32_t pid = pid_of(m, sl->thread), tid = m->threads[sl->thread].vtid;
 		sep(&c);
 		fputs("{\"ph\": \"X\", \"cat\": ", out);
-		sa_json_str(out, sl->kind >= 0 ? "wait" : "wake");
+		sa_json_str(out, sl->kind >= 0 ? "wait" : kind);
 		fputs(", \"name\": ", out);
 		sa_json_str(out, nm);
 		fprintf(out, ", \"pid\": %" PRId32 ", \"tid\": %" PRId32 ", \"ts\": ", pid, tid);
@@ -260,7 +262,7 @@ int sa_export_chrome(const struct sa_model *m, const struct sa_report_opts *o, F
 		if (sl->flow) {
 			/* The flow starts on the wake, ends (bound to the enclosing
 			 * slice, "bp": "e") inside the wait it ended. */
-			int start = sl->kind < 0;
+			int start = sl->kind == WAKE;
 			sep(&c);
 			fprintf(out, "{\"ph\": \"%s\", \"cat\": \"wake\", \"name\": \"wake\", \"id\": %" PRId32
 				", \"pid\": %" PRId32 ", \"tid\": %" PRId32 ", \"ts\": ",

@@ -100,17 +100,23 @@ static struct sa_xlast *last_of(struct sa_export *x, uint32_t oi)
  * still waits (matched when the wait ends) or just after the wait ended
  * (matched when the wake comes: the last contended wait on the object
  * that no wake was found for). */
+/* A timeline slot (NULL when capped or out of memory: counted). */
+static struct sa_xwait *timeline_slot(struct sa_export *x)
+{
+	if (x->nwaits == SA_X_MAX_WAITS ||
+	    sa_grow((void **)&x->waits, x->nwaits, &x->capwaits, sizeof(*x->waits))) {
+		x->waits_dropped++;
+		return NULL;
+	}
+	return &x->waits[x->nwaits];
+}
+
 static void timeline_wait(struct sa_export *x, struct sa_model *m, const struct sa_event *e)
 {
 	uint32_t oi = m->ev_wait.oi;
 	struct sa_xlast *l = last_of(x, oi);
-	if (!l)
+	if (!l || !timeline_slot(x))
 		return;
-	if (x->nwaits == SA_X_MAX_WAITS ||
-	    sa_grow((void **)&x->waits, x->nwaits, &x->capwaits, sizeof(*x->waits))) {
-		x->waits_dropped++;
-		return;
-	}
 	struct sa_xwait *w = &x->waits[x->nwaits];
 	*w = (struct sa_xwait){ .thread = m->ev_wait.ti, .obj = oi, .kind = m->ev_wait.kind,
 				.b = e->ts - (int64_t)m->ev_wait.ns, .e = e->ts, .woken_by = -1 };
@@ -150,6 +156,12 @@ static void observe(void *ctx, struct sa_model *m, const struct sa_event *e, uin
 		    uint32_t ti)
 {
 	struct sa_export *x = ctx;
+	if (!x->started) {
+		x->started = 1;
+		x->win_b = e->ts + (int64_t)(x->win_start * 1e9);
+		x->win_e = e->ts + (int64_t)(x->win_end * 1e9);
+	}
+	int inwin = !x->windowed || (e->ts >= x->win_b && e->ts < x->win_e);
 	struct sa_xthr *t = thr_of(x, ti);
 	if (!t) {
 		x->oom = 1;
@@ -186,7 +198,7 @@ static void observe(void *ctx, struct sa_model *m, const struct sa_event *e, uin
 		return;
 	int64_t oi = sa_map_get(&m->obj_map, pi, addr);
 	uint64_t site = sa_ev_caller(e);
-	if (m->ev_wait.valid) {
+	if (m->ev_wait.valid && inwin) {
 		const struct sa_object *o = &m->objs[m->ev_wait.oi];
 		uint32_t st = stack_now(t, o->addr);
 		struct sa_xrow *r = row_of(x, ti, m->ev_wait.oi, (int)m->ev_wait.kind, st,
@@ -201,7 +213,7 @@ static void observe(void *ctx, struct sa_model *m, const struct sa_event *e, uin
 		if (t->cur && t->cur_obj == o->addr)
 			t->cur = 0;
 	}
-	if (oi < 0)
+	if (oi < 0 || !inwin)
 		return;
 	const struct sa_object *o = &m->objs[oi];
 	if (m->ev_hold.valid && m->ev_hold.ns) {
@@ -209,6 +221,13 @@ static void observe(void *ctx, struct sa_model *m, const struct sa_event *e, uin
 					   site ? site : o->caller);
 		if (r)
 			r->hold_ns += m->ev_hold.ns;
+		struct sa_xwait *h = x->timeline ? timeline_slot(x) : NULL;
+		if (h) {
+			*h = (struct sa_xwait){ .thread = ti, .obj = (uint32_t)oi, .kind = SA_XK_HOLD,
+						.b = e->ts - (int64_t)m->ev_hold.ns, .e = e->ts,
+						.woken_by = -1 };
+			x->nwaits++;
+		}
 	}
 	int64_t v;
 	switch (e->id) {
@@ -248,6 +267,13 @@ struct sa_export *sa_export_attach(struct sa_model *m, enum sa_xformat f)
 		return NULL;
 	}
 	return x;
+}
+
+void sa_export_window(struct sa_export *x, double start, double end)
+{
+	x->windowed = 1;
+	x->win_start = start;
+	x->win_end = end;
 }
 
 void sa_export_free(struct sa_export *x)
@@ -314,8 +340,13 @@ void sa_export_notes(const struct sa_model *m, const struct sa_report_opts *o,
 	for (unsigned i = 0; i < o->nmessages; i++)
 		fn(ctx, o->messages[i]);
 	const struct sa_export *x = o->exp;
+	if (x && x->windowed) {
+		snprintf(b, sizeof(b), "window: what ended from %.6f s to %.6f s after the "
+			 "first event", x->win_start, x->win_end);
+		fn(ctx, b);
+	}
 	if (x && x->timeline && (x->waits_dropped || x->wakes_dropped)) {
-		snprintf(b, sizeof(b), "timeline capped: %" PRIu64 " waits and %" PRIu64
+		snprintf(b, sizeof(b), "timeline capped: %" PRIu64 " waits or holds and %" PRIu64
 			 " wakes left out (at most %u and %u kept)", x->waits_dropped,
 			 x->wakes_dropped, SA_X_MAX_WAITS, SA_X_MAX_WAKES);
 		fn(ctx, b);

@@ -13,8 +13,9 @@
  *     ns, hold ns (full level), wasted wakes (futex wakes that woke
  *     nobody) and spin iterations. Memory grows with distinct rows, like
  *     the model's pairs, never with the number of events.
- *   - for chrome only, each wait (begin, end, thread, object, kind) and
- *     each futex wake that woke a waiter, at most SA_X_MAX_WAITS and
+ *   - for chrome only, each wait (begin, end, thread, object, kind), each
+ *     hold the trace gives (full level) and each futex wake that woke a
+ *     waiter, at most SA_X_MAX_WAITS and
  *     SA_X_MAX_WAKES; what is left out is counted and said in the file. */
 #ifndef SA_EXPORT_H
 #define SA_EXPORT_H
@@ -35,6 +36,8 @@ enum sa_xsample { SA_XS_WAIT, SA_XS_CONTENTIONS, SA_XS_HOLD, SA_XS_WASTED, SA_XS
 /* A row's kind: a wait kind, or SA_XK_TYPE (wasted wakes, spinning): the
  * object's type names it. */
 #define SA_XK_TYPE (-1)
+/* A timeline entry's kind that is no wait: a hold (full level). */
+#define SA_XK_HOLD (-2)
 
 struct sa_xrow {
 	uint32_t thread, obj;   /* model indexes (obj: at collection, see sa_model_row) */
@@ -46,7 +49,7 @@ struct sa_xrow {
 
 struct sa_xwait {
 	uint32_t thread, obj;
-	int kind;
+	int kind;               /* enum sa_wait_kind, or SA_XK_HOLD */
 	int64_t b, e;           /* ns */
 	int32_t woken_by;       /* index of the wake in sa_export.wakes, or -1 */
 };
@@ -58,6 +61,10 @@ struct sa_xwake {
 
 struct sa_export {
 	int timeline;           /* chrome: keep each wait */
+	int windowed;           /* --window: only what ended in [win_b, win_e) */
+	double win_start, win_end; /* seconds from the first event */
+	int started;
+	int64_t win_b, win_e;   /* ns, set at the first event */
 	struct sa_xrow *rows;
 	uint32_t nrows, caprows;
 	struct sa_map row_map;   /* (thread << 32 | obj, stack or site ^ kind) → rows */
@@ -85,6 +92,9 @@ int sa_export_parse_sample(const char *s);
 /* Observe m (before it is fed) for format f. NULL on out of memory. */
 struct sa_export *sa_export_attach(struct sa_model *m, enum sa_xformat f);
 void sa_export_free(struct sa_export *x);
+/* --window START,END (seconds from the first event): only the waits,
+ * holds and wakes that ended in it. Call before feeding. */
+void sa_export_window(struct sa_export *x, double start, double end);
 
 /* Write the export. 0, or -1 (out of memory, or a write failed: said on
  * stderr). o->exp is the observer, o->sample folded's value. */

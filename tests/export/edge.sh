@@ -64,6 +64,26 @@ case_ "discarded" "$T/disc" 0 "LOWER BOUNDS"
 "$report" --format folded "$T/disc" 2>/dev/null | grep -q ';mutex ' && pass "discarded: waits kept" ||
 	fail "discarded: no wait line"
 
+# The golden trace itself (recorded at the full level, no statedump):
+# exact lines, holds per release site, --window.
+"$report" --format folded --sample hold "$golden" >"$T/hold" 2>/dev/null
+want="contended;holder;contended+0x142b;mutex contended+0x40c0 10097622
+contended;popper;contended+0x131d;mutex contended+0x40c0 6990"
+[ "$(cat "$T/hold")" = "$want" ] && pass "golden: holds per release site, exact" ||
+	fail "golden --sample hold: $(cat "$T/hold")"
+line="contended;popper;contended+0x130d;mutex contended+0x40c0 7020478"
+[ "$("$report" --format folded "$golden" 2>/dev/null)" = "$line" ] && pass "golden: the wait, exact" ||
+	fail "golden folded: $("$report" --format folded "$golden" 2>&1)"
+"$report" --format folded --window 0,100 "$golden" 2>/dev/null | grep -qxF "$line" &&
+	pass "--window over everything: the same wait" || fail "--window 0,100 lost the wait"
+n=$("$report" --format folded --window 0,0.000001 "$golden" 2>/dev/null | grep -vc '^# ')
+[ "$n" -eq 0 ] && pass "--window before the wait: no line" || fail "--window 0,1us: $n lines"
+"$report" --format chrome -o "$T/g.json" "$golden" 2>/dev/null
+"$check" "$T/g.json" >"$T/gsum" || fail "golden chrome invalid"
+for l in "slice holder|hold contended+0x40c0 3" "slice popper|mutex contended+0x40c0 3" "flows 3"; do
+	grep -qxF "$l" "$T/gsum" && pass "golden chrome: $l" || fail "golden chrome lacks '$l': $(cat "$T/gsum")"
+done
+
 cp -r "$golden" "$T/trunc"
 truncate -s $(($(stat -c %s "$T/trunc/synctrace_0") - 37)) "$T/trunc/synctrace_0"
 case_ "truncated" "$T/trunc" error PARTIAL

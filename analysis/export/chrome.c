@@ -134,41 +134,6 @@ static int counter(const struct sa_model *m, const struct sa_export *x, uint32_t
 	return 0;
 }
 
-/* The top locks by wait (object rows), at most n; returns how many. */
-static unsigned top_locks(const struct sa_model *m, const struct sa_export *x, uint32_t *top,
-			  uint64_t *ns, unsigned n)
-{
-	unsigned k = 0;
-	for (uint32_t i = 0; i < x->nrows; i++) {
-		uint32_t row = sa_model_row(m, x->rows[i].obj);
-		uint64_t v = x->rows[i].wait_ns;
-		if (!v || x->rows[i].kind < 0)
-			continue;
-		unsigned j = 0;
-		while (j < k && top[j] != row)
-			j++;
-		if (j < k) {
-			ns[j] += v;
-		} else if (k < n) {
-			top[k] = row;
-			ns[k++] = v;
-		} else {
-			continue;
-		}
-	}
-	/* sort by ns, descending (n is small) */
-	for (unsigned i = 1; i < k; i++)
-		for (unsigned j = i; j > 0 && ns[j] > ns[j - 1]; j--) {
-			uint64_t t = ns[j];
-			ns[j] = ns[j - 1];
-			ns[j - 1] = t;
-			uint32_t r = top[j];
-			top[j] = top[j - 1];
-			top[j - 1] = r;
-		}
-	return k;
-}
-
 int sa_export_chrome(const struct sa_model *m, const struct sa_report_opts *o, FILE *out)
 {
 	const struct sa_export *x = o->exp;
@@ -274,7 +239,7 @@ int sa_export_chrome(const struct sa_model *m, const struct sa_report_opts *o, F
 	if (x) {
 		uint32_t top[TOP_LOCKS];
 		uint64_t tns[TOP_LOCKS];
-		unsigned nt = top_locks(m, x, top, tns, o->top && o->top < TOP_LOCKS ? o->top : TOP_LOCKS);
+		unsigned nt = sa_export_top_locks(m, x, top, tns, o->top && o->top < TOP_LOCKS ? o->top : TOP_LOCKS);
 		for (unsigned i = 0; i < nt; i++)
 			if (counter(m, x, top[i], &c)) {
 				free(s);

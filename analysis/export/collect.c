@@ -289,6 +289,66 @@ void sa_export_free(struct sa_export *x)
 	free(x);
 }
 
+unsigned sa_export_top_locks(const struct sa_model *m, const struct sa_export *x, uint32_t *top,
+			  uint64_t *ns, unsigned n)
+{
+	unsigned k = 0;
+	for (uint32_t i = 0; i < x->nrows; i++) {
+		uint32_t row = sa_model_row(m, x->rows[i].obj);
+		uint64_t v = x->rows[i].wait_ns;
+		if (!v || x->rows[i].kind < 0)
+			continue;
+		unsigned j = 0;
+		while (j < k && top[j] != row)
+			j++;
+		if (j < k) {
+			ns[j] += v;
+		} else if (k < n) {
+			top[k] = row;
+			ns[k++] = v;
+		} else {
+			continue;
+		}
+	}
+	/* sort by ns, descending (n is small) */
+	for (unsigned i = 1; i < k; i++)
+		for (unsigned j = i; j > 0 && ns[j] > ns[j - 1]; j--) {
+			uint64_t t = ns[j];
+			ns[j] = ns[j - 1];
+			ns[j - 1] = t;
+			uint32_t r = top[j];
+			top[j] = top[j - 1];
+			top[j - 1] = r;
+		}
+	return k;
+}
+
+int sa_export_keep(const struct sa_model *m, const uint32_t *top, unsigned ntop,
+		   const struct sa_xrow *r)
+{
+	if (!top)
+		return 1;
+	uint32_t row = sa_model_row(m, r->obj);
+	for (unsigned i = 0; i < ntop; i++)
+		if (top[i] == row)
+			return 1;
+	return 0;
+}
+
+uint32_t *sa_export_top(const struct sa_model *m, const struct sa_report_opts *o,
+			unsigned *ntop)
+{
+	*ntop = 0;
+	if (!o->top || !o->exp)
+		return NULL;
+	uint32_t *top = malloc(o->top * sizeof(*top));
+	uint64_t *ns = malloc(o->top * sizeof(*ns));
+	if (top && ns)
+		*ntop = sa_export_top_locks(m, o->exp, top, ns, o->top);
+	free(ns);
+	return top;
+}
+
 const char *sa_xkind_name(const struct sa_model *m, const struct sa_xrow *r)
 {
 	if (r->kind >= 0)

@@ -5,7 +5,8 @@
  * (--sample). Frames are "function (file:line)" as the report writes
  * call sites; without --stacks the call site alone. Lines are sorted;
  * equal stacks (objects folded into one class, threads of one name) are
- * summed; lines whose value is 0 are left out. Notes (partial, discarded
+ * summed; lines whose value is 0 are left out; --top N keeps the N
+ * locks with the most wait. Notes (partial, discarded
  * events) go first as "# " lines, which the folded readers skip. */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -57,11 +58,13 @@ int sa_export_folded(const struct sa_model *m, const struct sa_report_opts *o, F
 	uint32_t n = 0;
 	if (x && x->nrows && !ls)
 		return -1;
+	unsigned ntop;
+	uint32_t *top = sa_export_top(m, o, &ntop);
 	sa_export_notes(m, o, note, out);
 	for (uint32_t i = 0; x && i < x->nrows; i++) {
 		const struct sa_xrow *r = &x->rows[i];
 		uint64_t v = value(r, o->sample);
-		if (!v)
+		if (!v || !sa_export_keep(m, top, ntop, r))
 			continue;
 		char b[4096], f[512];
 		size_t len = 0;
@@ -79,6 +82,7 @@ int sa_export_folded(const struct sa_model *m, const struct sa_report_opts *o, F
 			while (n--)
 				free(ls[n].s);
 			free(ls);
+			free(top);
 			return -1;
 		}
 		ls[n++].v = v;
@@ -94,5 +98,6 @@ int sa_export_folded(const struct sa_model *m, const struct sa_report_opts *o, F
 	for (uint32_t i = 0; i < n; i++)
 		free(ls[i].s);
 	free(ls);
+	free(top);
 	return 0;
 }

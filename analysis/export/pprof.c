@@ -10,7 +10,8 @@
  * function, file and line from analysis/symbols and the mapping of its
  * module (path, build id) from the statedump; labels lock, kind, process,
  * thread (strings) and pid, tid (numbers), so -tagfocus=lock=... works.
- * Notes (partial, discarded events) are the profile's comments. */
+ * Notes (partial, discarded events) are the profile's comments. --top N
+ * keeps the samples of the N locks with the most wait. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,8 +254,12 @@ int sa_export_pprof(const struct sa_model *m, const struct sa_report_opts *o, FI
 	if (!samples || !labels || !values || !locids)
 		goto out;
 	size_t used = 0;
+	unsigned ntop;
+	uint32_t *top = sa_export_top(m, o, &ntop);
 	for (uint32_t i = 0; i < nrows; i++) {
 		const struct sa_xrow *r = &x->rows[i];
+		if (!sa_export_keep(m, top, ntop, r))
+			continue;
 		const struct sa_thread *t = &m->threads[r->thread];
 		int64_t *v = values + (size_t)ns * V_N;
 		v[V_CONT] = (int64_t)r->contentions;
@@ -295,6 +300,7 @@ int sa_export_pprof(const struct sa_model *m, const struct sa_report_opts *o, FI
 		s->n_label = L_N;
 		s->label = NULL; /* pointers below, once the arrays stop moving */
 	}
+	free(top);
 	if (p.oom)
 		goto out;
 

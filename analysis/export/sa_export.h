@@ -112,6 +112,17 @@ unsigned sa_xrow_frames(const struct sa_model *m, const struct sa_xrow *r,
 			const uint64_t **frames);
 /* The lock's name as the report gives it (sa_object_name of its row). */
 const char *sa_xlock_name(const struct sa_model *m, uint32_t obj, char *buf, size_t n);
+/* The top n locks (object rows) by wait, largest first, in top[] (their
+ * wait ns in ns[]); returns how many (<= n). */
+unsigned sa_export_top_locks(const struct sa_model *m, const struct sa_export *x, uint32_t *top,
+			     uint64_t *ns, unsigned n);
+/* --top N: the N locks with the most wait (malloc'ed, *ntop of them), or
+ * NULL when every lock is kept (no --top, or out of memory: keep all). */
+uint32_t *sa_export_top(const struct sa_model *m, const struct sa_report_opts *o,
+			unsigned *ntop);
+/* Is row r kept by sa_export_top's list (NULL: all are)? */
+int sa_export_keep(const struct sa_model *m, const uint32_t *top, unsigned ntop,
+		   const struct sa_xrow *r);
 /* The notes every export carries: partial, discarded events (lower
  * bounds), waits/wakes left out of a timeline. Calls fn per note. */
 void sa_export_notes(const struct sa_model *m, const struct sa_report_opts *o,

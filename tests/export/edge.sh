@@ -76,6 +76,8 @@ line="contended;popper;contended+0x130d;mutex contended+0x40c0 7020478"
 	fail "golden folded: $("$report" --format folded "$golden" 2>&1)"
 "$report" --format folded --window 0,100 "$golden" 2>/dev/null | grep -qxF "$line" &&
 	pass "--window over everything: the same wait" || fail "--window 0,100 lost the wait"
+[ "$("$report" --format folded --top 1 "$golden" 2>/dev/null)" = "$line" ] &&
+	pass "--top 1: the one lock kept" || fail "--top 1 lost the wait"
 n=$("$report" --format folded --window 0,0.000001 "$golden" 2>/dev/null | grep -vc '^# ')
 [ "$n" -eq 0 ] && pass "--window before the wait: no line" || fail "--window 0,1us: $n lines"
 "$report" --format chrome -o "$T/g.json" "$golden" 2>/dev/null

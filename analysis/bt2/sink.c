@@ -333,6 +333,8 @@ sa_sink_initialize(bt_self_component_sink *self, bt_self_component_sink_configur
 			free(s);
 			return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
 		}
+		if (s->opts.by == SA_BY_OBJECT) /* one row per object: none folded */
+			sa_model_keep_objects(s->model, 1);
 	}
 	if (bt_self_component_sink_add_input_port(self, "in", NULL, NULL) !=
 	    BT_SELF_COMPONENT_ADD_PORT_STATUS_OK) {

@@ -54,9 +54,12 @@ static void relocked(struct sa_model *m, const struct sa_event *e, uint32_t ti, 
 	struct sa_object *mo = sa_model_object(m, e, (uint64_t)addr, &mi);
 	if (!mo || !sa_mutex_of(m, mo))
 		return;
-	sa_model_waited(m, ti, mi, SA_WAIT_COND_RELOCK, ns,
-			e->f[SA_F_cond_relocked_contended].v ? 0 : SA_WAITED_AT_ONCE);
-	sa_blame_acquired(m, mi, ti, 0, e->ts);
+	int contended = e->f[SA_F_cond_relocked_contended].v != 0;
+	sa_model_waited(m, ti, mi, SA_WAIT_COND_RELOCK, ns, contended ? 0 : SA_WAITED_AT_ONCE);
+	if (contended)
+		sa_blame_relocked(m, mi, ti, ns, e->ts);
+	else
+		sa_blame_acquired(m, mi, ti, 0, e->ts);
 }
 
 static void cond_event(struct sa_model *m, const struct sa_event *e)

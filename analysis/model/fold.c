@@ -78,6 +78,7 @@ void sa_model_fold(struct sa_model *m, uint32_t oi)
 		c->last_ts = o->last_ts;
 		c->destroyed = 1;
 		c->inited = 1;
+		c->is_class = 1;
 		c->ext = o->ext; /* the first object's state is the class's */
 		c->ext_free = o->ext_free;
 		o->ext = NULL;

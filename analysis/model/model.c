@@ -54,6 +54,7 @@ struct sa_model *sa_model_new(void)
 		m->first_ts = INT64_MAX;
 		m->last_ts = INT64_MIN;
 		m->work_id = SA_EV_work_done;
+		m->shared_key = sa_symbols_shared_key; /* one object per shared mapping key */
 	}
 	return m;
 }

@@ -138,6 +138,7 @@ struct sa_object {
 	 * caller, nothing else: reports skip it). */
 	uint32_t instances;
 	uint32_t klass;
+	int is_class;        /* a class's slot (outside the object map), whatever its instances */
 	int inited;          /* its init event was seen: a lifetime inside the trace */
 	int shared;          /* process-shared, one object in every process (shared_key) */
 	uint32_t next_in_proc;
@@ -332,10 +333,15 @@ void sa_blame_wait_over(struct sa_model *m, uint32_t oi, int64_t ts);
 void sa_blame_acquired(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t site, int64_t ts);
 void sa_blame_released(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t site, int64_t ts,
 		       int have_hold, uint64_t hold_ns);
+/* A condvar waiter re-acquired mutex oi after waiting ns for it (it was
+ * not among the lock's waiters): its wait goes to the hold it waited on,
+ * and it holds the mutex now. */
+void sa_blame_relocked(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t ns, int64_t ts);
 /* Wakers (condvars, semaphores): a wake by ti at site that released
  * `released` waiters (their latency summed); one more waiter released by
- * (ti, site); a post that found sleepers (the next waiter to take a token
- * after waiting since `begin` or earlier is counted as released by it). */
+ * (ti, site); a post that found sleepers, and a waiter (waiting since
+ * `begin`) that took a token: each post is matched with one such waiter,
+ * whichever event comes first. */
 void sa_waker_wake(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t site, uint64_t released,
 		   uint64_t latency_ns);
 void sa_waker_released(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t site,

@@ -9,11 +9,19 @@
  * event, else (a waiter took it and the release was not traced) the
  * holder's acquire site, 0 when unknown. So a hold that kept 3 threads
  * waiting 1 ms caused 3 ms, and the sum over holders is the waiting time.
+ * The unlock wakes a waiter and emits its event after, so the release
+ * event of a hold usually follows the next holder's acquisition: the hold
+ * that ended is parked until it (park()).
+ *
+ * A condvar waiter re-acquiring the mutex after its wait is not among
+ * the lock's waiters; its re-acquisition time (when it slept) goes whole
+ * to the hold it waited on (the holder then, or the release just before).
  *
  * WAKERS (condvars, semaphores): a signal (its signaled events name each
  * waiter's node) or a post that found sleepers is a wake by (thread,
  * site); each waiter it released adds the time from that waiter's wait
- * begin to the wake. */
+ * begin to the wake. A post is matched with the waiter that took its
+ * token, whichever of the two events comes first. */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,18 +40,23 @@ struct sa_obj_waits {
 	int64_t acc_ts;                  /* caused counted up to here */
 	uint64_t caused;                 /* by the hold in progress */
 	uint64_t unblamed_ns;            /* waiting whose holder is unknown */
-	/* A hold a waiter's acquisition ended before its release was seen
-	 * (the release is stamped after its wake system call, so the woken
-	 * waiter's `acquired` can come first): its caused waits for that
-	 * release, which names the site and the hold time. */
-	int have_pend;
-	uint32_t pend_ti;
-	uint64_t pend_site, pend_caused;
-	int64_t pend_ts;                 /* when the waiter took the lock */
+	/* The last release event: its thread, site and time. */
+	int last_valid;
+	uint32_t last_ti;
+	uint64_t last_site;
+	int64_t last_ts;
+	/* A hold that ended before its release event came (park()). */
+	int pk_valid, pk_have_ti;
+	uint32_t pk_ti;
+	uint64_t pk_site, pk_caused;
 	unsigned nblame, nwakers;
 	struct sa_blame blame[SA_BLAME_MAX];
 	struct sa_waker wakers[SA_BLAME_MAX];
-	/* Semaphores: the last post that found sleepers. */
+	/* Semaphores: the last post that found sleepers, not yet matched
+	 * with the waiter that took its token; or the last waiter that took a
+	 * token before its post's event came (pend_begin: its wait began). */
+	int pend_valid;
+	int64_t pend_begin;
 	int have_post;
 	uint32_t post_ti;
 	uint64_t post_site;
@@ -256,40 +269,51 @@ static void account(struct sa_obj_waits *w, int64_t ts)
 		w->acc_ts = ts;
 }
 
-/* The hold in progress ends: its caused waiting goes to (ti, site). */
+/* Waiting `caused` goes to (ti, site) (unblamed when the holder is not
+ * known or the table keeps heavier ones), a hold that kept others waiting. */
 static void charge(struct sa_obj_waits *w, int have_ti, uint32_t ti, uint64_t site,
 		   uint64_t caused, int have_hold, uint64_t hold_ns)
 {
 	if (!caused)
 		return;
 	struct sa_blame *b = have_ti ? blame_entry(w, ti, site, caused) : NULL;
-	if (b) {
-		b->holds++;
-		b->caused_ns += caused;
-		if (have_hold) {
-			b->hold_ns += hold_ns;
-			if (hold_ns > b->max_hold_ns)
-				b->max_hold_ns = hold_ns;
-		}
-	} else {
+	if (!b) {
 		w->unblamed_ns += caused;
+		return;
+	}
+	b->holds++;
+	b->caused_ns += caused;
+	if (have_hold) {
+		b->hold_ns += hold_ns;
+		if (hold_ns > b->max_hold_ns)
+			b->max_hold_ns = hold_ns;
 	}
 }
 
-static void flush(struct sa_obj_waits *w, int have_ti, uint32_t ti, uint64_t site,
-		  int have_hold, uint64_t hold_ns)
+/* A parked hold goes to its holder's acquire site: its release never came. */
+static void unpark(struct sa_obj_waits *w)
 {
-	charge(w, have_ti, ti, site, w->caused, have_hold, hold_ns);
-	w->caused = 0;
-	w->have_holder = 0;
+	if (w->pk_valid)
+		charge(w, w->pk_have_ti, w->pk_ti, w->pk_site, w->pk_caused, 0, 0);
+	w->pk_valid = 0;
 }
 
-/* The pending hold's release never came: charged to its acquire site. */
-static void pend_flush(struct sa_obj_waits *w)
+/* The hold in progress ended before its release was seen: the unlock
+ * wakes the waiter first and emits its event after, so the next holder's
+ * acquisition usually comes first. It waits (parked) for that release,
+ * which names the release site and the hold time. */
+static void park(struct sa_obj_waits *w)
 {
-	if (w->have_pend)
-		charge(w, 1, w->pend_ti, w->pend_site, w->pend_caused, 0, 0);
-	w->have_pend = 0;
+	unpark(w);
+	if (w->caused) {
+		w->pk_valid = 1;
+		w->pk_have_ti = w->have_holder;
+		w->pk_ti = w->holder;
+		w->pk_site = w->holder_site;
+		w->pk_caused = w->caused;
+	}
+	w->caused = 0;
+	w->have_holder = 0;
 }
 
 void sa_blame_requested(struct sa_model *m, uint32_t oi, uint32_t waiter_ti, int have_owner,
@@ -299,10 +323,9 @@ void sa_blame_requested(struct sa_model *m, uint32_t oi, uint32_t waiter_ti, int
 	if (!w)
 		return;
 	account(w, ts);
-	pend_flush(w);
 	if (have_owner && !(w->have_holder && w->holder == owner_ti)) {
-		if (w->have_holder) /* another hold ended, untraced */
-			flush(w, 1, w->holder, w->holder_site, 0, 0);
+		if (w->have_holder || w->caused) /* another hold ended, untraced so far */
+			park(w);
 		w->have_holder = 1;
 		w->holder = owner_ti;
 		w->holder_site = 0;
@@ -337,17 +360,8 @@ void sa_blame_acquired(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t si
 	if (!w)
 		return;
 	account(w, ts);
-	if (w->have_holder && w->holder != ti) {
-		/* Its release comes later (or never: pend_flush). */
-		pend_flush(w);
-		w->have_pend = 1;
-		w->pend_ti = w->holder;
-		w->pend_site = w->holder_site;
-		w->pend_caused = w->caused;
-		w->pend_ts = ts;
-		w->caused = 0;
-	} else if (!w->have_holder && w->caused)
-		flush(w, 0, 0, 0, 0, 0);
+	if ((w->have_holder && w->holder != ti) || (!w->have_holder && w->caused))
+		park(w);
 	w->have_holder = 1;
 	w->holder = ti;
 	w->holder_site = site;
@@ -360,16 +374,44 @@ void sa_blame_released(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t si
 	if (!w)
 		return;
 	account(w, ts);
-	if (w->have_pend && w->pend_ti == ti && !(w->have_holder && w->holder == ti) &&
-	    (!have_hold || ts - (int64_t)hold_ns <= w->pend_ts)) {
-		/* The release of the hold a waiter's acquisition already ended. */
-		charge(w, 1, ti, site, w->pend_caused, have_hold, hold_ns);
-		w->have_pend = 0;
+	w->last_valid = 1;
+	w->last_ti = ti;
+	w->last_site = site;
+	w->last_ts = ts;
+	/* The release of the parked hold (another thread holds it now). */
+	if (w->pk_valid && (!w->pk_have_ti || w->pk_ti == ti) &&
+	    !(w->have_holder && w->holder == ti)) {
+		charge(w, 1, ti, site, w->pk_caused, have_hold, hold_ns);
+		w->pk_valid = 0;
 		return;
 	}
-	/* (A pending hold of another thread stays pending: the waiter that
-	 * took the lock can release it before the old holder's release.) */
-	flush(w, 1, ti, site, have_hold, hold_ns);
+	/* A hold parked for another thread stays parked: the waiter that took
+	 * the lock often releases it before the old holder's release event. */
+	if (!(w->pk_valid && w->pk_have_ti && w->pk_ti != ti))
+		unpark(w);
+	charge(w, 1, ti, site, w->caused, have_hold, hold_ns);
+	w->caused = 0;
+	w->have_holder = 0;
+}
+
+void sa_blame_relocked(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t ns, int64_t ts)
+{
+	struct sa_obj_waits *w = waits_of(m, &m->objs[oi]);
+	if (!w)
+		return;
+	account(w, ts);
+	if (w->have_holder && w->holder != ti) {
+		w->caused += ns; /* its hold ends now: parked with this in it */
+	} else if (w->last_valid && w->last_ts >= ts - (int64_t)ns && w->last_ti != ti) {
+		struct sa_blame *b = blame_entry(w, w->last_ti, w->last_site, ns);
+		if (b)
+			b->caused_ns += ns; /* that hold is counted already */
+		else
+			w->unblamed_ns += ns;
+	} else {
+		w->unblamed_ns += ns;
+	}
+	sa_blame_acquired(m, oi, ti, 0, ts);
 }
 
 unsigned sa_object_blame(const struct sa_model *m, uint32_t obj, const struct sa_blame **out)
@@ -415,10 +457,21 @@ void sa_waker_released(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t si
 void sa_waker_post(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t site, int64_t ts)
 {
 	struct sa_obj_waits *w = waits_of(m, &m->objs[oi]);
-	struct sa_waker *k = w ? waker_entry(w, ti, site) : NULL;
-	if (!k)
+	if (!w)
 		return;
-	k->wakes++;
+	struct sa_waker *k = waker_entry(w, ti, site);
+	if (k)
+		k->wakes++;
+	/* The post wakes the sleeper, then emits: the sleeper's acquisition
+	 * may have come first. */
+	if (w->pend_valid && w->pend_begin <= ts) {
+		w->pend_valid = 0;
+		if (k) {
+			k->released++;
+			k->latency_ns += (uint64_t)(ts - w->pend_begin);
+		}
+		return;
+	}
 	w->have_post = 1;
 	w->post_ti = ti;
 	w->post_site = site;
@@ -427,9 +480,16 @@ void sa_waker_post(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t site, 
 
 void sa_waker_took(struct sa_model *m, uint32_t oi, int64_t begin)
 {
-	struct sa_obj_waits *w = m->objs[oi].w;
-	if (w && w->have_post && w->post_ts >= begin)
+	struct sa_obj_waits *w = waits_of(m, &m->objs[oi]);
+	if (!w)
+		return;
+	if (w->have_post && w->post_ts >= begin) {
+		w->have_post = 0;
 		sa_waker_released(m, oi, w->post_ti, w->post_site, (uint64_t)(w->post_ts - begin));
+		return;
+	}
+	w->pend_valid = 1;
+	w->pend_begin = begin;
 }
 
 unsigned sa_object_wakers(const struct sa_model *m, uint32_t obj, const struct sa_waker **out)

@@ -17,13 +17,15 @@ enum {
 	L_RANK, L_ID, L_CALLER = L_ID + SA_ID_N, L_ACQ, L_CONT, L_CONT_SHARE, L_SPIN, L_SLEEP,
 	L_TIMEOUTS, L_TRYFAIL, L_WAIT, L_WAIT_MEAN, L_WAIT_P50, L_WAIT_P90, L_WAIT_P99,
 	L_WAIT_MAX, L_HOLDS, L_HOLD, L_HOLD_MEAN, L_HOLD_MAX, L_HANDOFFS, L_MISUSE,
-	L_FIRST_HELD, L_WAIT_HIST, L_HOLD_HIST, L_CALL_SITES, L_N
+	L_FIRST_HELD, L_WAIT_HIST, L_HOLD_HIST, L_ACQ_KNOWN, L_CALL_SITES, L_N
 };
 static const struct sa_col lock_cols[L_N] = {
 	[L_RANK] = { "rank", "#", SA_COL_U64, 0, 0 },
 	SA_ID_COLS(L_ID),
 	[L_CALLER] = { "caller", "first caller", SA_COL_HEX, SA_COL_WIDE, 0 },
 	[L_ACQ] = { "acquisitions", "acquired", SA_COL_U64, 0, 0 },
+	/* false: the counter's start was not seen; acquisitions is a lower bound */
+	[L_ACQ_KNOWN] = { "acquisitions_exact", "exact", SA_COL_BOOL, SA_COL_WIDE, 0 },
 	[L_CONT] = { "contended", "contended", SA_COL_U64, 0, 0 },
 	[L_CONT_SHARE] = { "contended_share", "cont%", SA_COL_PCT, 0, 0 },
 	[L_SPIN] = { "after_spin", "spin", SA_COL_U64, SA_COL_WIDE, 0 },
@@ -71,6 +73,7 @@ struct row {
 	const char *type;
 	uint64_t key, acq, cont, spin, sleep, timeouts, tryfail, handoffs, misuse, timeout_ns;
 	int first_seen_held;
+	int acq_known;       /* mutexes: 1 exact, 0 a lower bound; -1 other families */
 	int hold_any_level;  /* holds known at every level (once: the routine's runs) */
 	const struct sa_dist *wait, *hold;
 };
@@ -100,6 +103,7 @@ static int mutex_row(const struct sa_object *ob, struct row *r)
 	for (int k = 0; k < SA_MISUSE_N; k++)
 		r->misuse += x->misuse[k];
 	r->first_seen_held = x->first_seen_held;
+	r->acq_known = sa_mutex_acquisitions_known(x);
 	r->wait = &x->wait;
 	r->hold = &x->hold;
 	return 1;
@@ -138,8 +142,9 @@ static int rwlock_row(const struct sa_object *ob, struct row *r)
 	r->cont = r->spin + r->sleep;
 	r->timeout_ns = x->timeout_wait_ns;
 	r->misuse = x->misuse;
-	/* One distribution for the row: the side that waited more. */
+	/* One distribution for the row: the side that waited (held) more. */
 	r->wait = x->wait[1].sum >= x->wait[0].sum ? &x->wait[1] : &x->wait[0];
+	r->hold = x->hold[1].sum >= x->hold[0].sum ? &x->hold[1] : &x->hold[0];
 	return 1;
 }
 
@@ -197,6 +202,7 @@ static int lock_row(const struct sa_object *ob, uint32_t i, struct row *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->obj = i;
+	r->acq_known = -1;
 	if (!ob->ext || !ob->instances)
 		return 0;
 	for (unsigned k = 0; k < SA_N(families); k++)
@@ -262,6 +268,8 @@ void sa_contention_build(const struct sa_model *m, const struct sa_report_opts *
 		if (ob->caller)
 			sa_set_u(&c[L_CALLER], ob->caller);
 		sa_set_u(&c[L_ACQ], w->acq);
+		if (w->acq_known >= 0)
+			sa_set_u(&c[L_ACQ_KNOWN], (uint64_t)w->acq_known);
 		sa_set_u(&c[L_CONT], w->cont);
 		if (w->acq)
 			sa_set_f(&c[L_CONT_SHARE], (double)w->cont / (double)w->acq);

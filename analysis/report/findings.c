@@ -243,9 +243,16 @@ static void discarded(struct fb *f)
 	sa_set_u(&c[F_COUNT], m->discarded_total);
 	sa_set_u(&c[F_OF], m->ndiscards);
 	sa_cell_str(&c[F_VERDICT], m->discarded_unknown ? "at_least" : "exact");
-	say(f, "the tracer discarded %s%s events in %u range%s: counts derived from events are "
-	    "lower bounds; record with --blocking to lose none.", m->discarded_unknown ?
+	unsigned impossible = 0;
+	for (uint32_t i = 0; i < m->ndiscards; i++)
+		impossible += !m->discards[i].count_known && m->discards[i].raw_count;
+	say(f, "the tracer discarded %s%s events in %u range%s", m->discarded_unknown ?
 	    "at least " : "", cnt(a, m->discarded_total), m->ndiscards, m->ndiscards == 1 ? "" : "s");
+	if (impossible)
+		say(f, " (%u range%s with a count that cannot be true, shown as unknown)", impossible,
+		    impossible == 1 ? "" : "s");
+	say(f, ": counts derived from events are lower bounds; record with --blocking to lose "
+	    "none.");
 	sa_cell_str(&c[F_TRY], "--blocking");
 	done(f, c);
 }
@@ -523,15 +530,16 @@ void sa_findings_build(const struct sa_model *m, const struct sa_report_opts *o,
 	struct sa_report_opts byclass = *o;
 	byclass.all = 0;
 	byclass.sort = SA_SORT_WAIT;
-	if (!sa_waits_view_make(m, &byclass, &v)) {
-		for (uint32_t i = 0; i < v.nrows && i < MAX_WAIT_FINDINGS; i++) {
+	const struct sa_waits_view *vv = sa_waits_view_get(m, &byclass, r, &v);
+	if (vv) {
+		for (uint32_t i = 0; i < vv->nrows && i < MAX_WAIT_FINDINGS; i++) {
 			/* The top row always; the next ones when they weigh (5 %). */
-			if (i && v.rows[i].s.wait_ns * 20 < v.total_ns)
+			if (i && vv->rows[i].s.wait_ns * 20 < vv->total_ns)
 				break;
-			if (v.rows[i].s.wait_ns || v.rows[i].s.timeouts)
-				wait_finding(&f, &v, &v.rows[i]);
+			if (vv->rows[i].s.wait_ns || vv->rows[i].s.timeouts)
+				wait_finding(&f, vv, &vv->rows[i]);
 		}
-		if (!v.total_ns) {
+		if (!vv->total_ns) {
 			struct sa_cell *c = row(&f, "no_wait");
 			if (c) {
 				say(&f, "no thread waited on a synchronization object in this trace.");

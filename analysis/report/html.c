@@ -192,7 +192,7 @@ void sa_html_render(const struct sa_model *m, const struct sa_report_opts *o,
 		fputs("<section id=\"findings\"><h2>Findings</h2>\n<ol class=\"findings\">\n", out);
 		for (unsigned i = 0; i < top->nrows; i++) {
 			const struct sa_cell *x = &top->cells[(size_t)i * top->ncols + (unsigned)text];
-			fputs("<li class=\"finding\">", out);
+			fputs("<li class=\"fnd\">", out);
 			sa_html_esc(out, x->null ? "" : x->s);
 			fputs("</li>\n", out);
 		}

@@ -13,7 +13,7 @@ enum {
 	R_ID, R_CALLER = R_ID + SA_ID_N, R_WAITS, R_TIMED_WAITS, R_SIGNALS, R_BROADCASTS,
 	R_SIGNALED_WAITERS, R_TIMEOUTS, R_CANCELLATIONS, R_LEAVING, R_RACES,
 	R_RACES_PER_1000_SIGNALS, R_SIGNALER_WAIT_NS, R_WAITER_WAIT_NS, R_RELOCK_NS,
-	R_RACE_SHARE_OF_WAIT, R_SPURIOUS, R_RELOCK_CONTENDED, R_HERD_MAX, R_VERDICT, R_N
+	R_RACE_SHARE_OF_WAIT, R_SPURIOUS, R_RELOCK_CONTENDED, R_HERD_MAX, R_VERDICT, R_VERDICT_CODE, R_N
 };
 static const struct sa_col cols[R_N] = {
 	SA_ID_COLS(R_ID),
@@ -36,6 +36,7 @@ static const struct sa_col cols[R_N] = {
 	[R_RELOCK_CONTENDED] = { "relock_contended", "relock blocked", SA_COL_U64, SA_COL_WIDE, 0 },
 	[R_HERD_MAX] = { "herd_max", "herd max", SA_COL_U64, SA_COL_WIDE, 0 },
 	[R_VERDICT] = { "verdict", "verdict", SA_COL_STR, 0, 0 },
+	[R_VERDICT_CODE] = { "verdict_code", "code", SA_COL_STR, SA_COL_WIDE, 0 }, /* sa_verdicts.h */
 };
 
 void sa_races_build(const struct sa_model *m, const struct sa_report_opts *o,
@@ -49,6 +50,7 @@ void sa_races_build(const struct sa_model *m, const struct sa_report_opts *o,
 		return;
 	}
 	t->flags = SA_TAB_WIDE;
+	t->minor = 3; /* verdict_code */
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < m->nobjs; i++) {
 		const struct sa_object *ob = &m->objs[i];
@@ -105,6 +107,7 @@ void sa_races_build(const struct sa_model *m, const struct sa_report_opts *o,
 				 "time here (%llu races in %llu signals)", 100.0 * share,
 				 (unsigned long long)c->met_leaving, (unsigned long long)sig);
 		sa_cell_str(&x[R_VERDICT], verdict);
+		sa_cell_str(&x[R_VERDICT_CODE], v.name);
 	}
 	if (n > t->nrows)
 		sa_table_note(t, "%u of %u condvars shown (--top)", t->nrows, n);

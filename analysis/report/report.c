@@ -6,6 +6,7 @@
 #include "sa_export.h"
 #include "sa_html.h"
 #include "sa_report.h"
+#include "sa_waits_view.h"
 
 typedef void (*sa_build_fn)(const struct sa_model *, const struct sa_report_opts *,
 			    struct sa_report *);
@@ -130,5 +131,9 @@ int sa_report_render(const struct sa_model *m, const struct sa_report_opts *o, F
 		free(r.tables[i]);
 	}
 	free(r.tables);
+	if (r.view) {
+		sa_waits_view_free(r.view);
+		free(r.view);
+	}
 	return 0;
 }

@@ -34,9 +34,14 @@ struct sa_report_opts {
 	int sample;               /* folded: --sample (enum sa_xsample) */
 };
 
+struct sa_waits_view;
+
 struct sa_report {
 	struct sa_table **tables; /* each table allocated alone: pointers stay valid */
 	unsigned n, cap;
+	/* The ranked view of waits, made once for the findings and waits.top
+	 * (sa_waits_view.h); freed with the report. */
+	struct sa_waits_view *view;
 };
 
 /* A new table appended to r (NULL on out of memory). */

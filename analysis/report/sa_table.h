@@ -64,6 +64,7 @@ struct sa_table {
 	unsigned text_rows;    /* text without --wide: at most this many rows (0: all) */
 	unsigned text_col;     /* SA_TAB_LIST: the column printed */
 	uint64_t text_hide;    /* text without --wide: columns (bit = column id < 64) left out */
+	uint64_t text_show;    /* ... and SA_COL_WIDE columns shown all the same */
 };
 
 /* Sorting rows: an object's index and its key, largest key first (ties by

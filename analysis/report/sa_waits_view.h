@@ -29,6 +29,9 @@ struct sa_wrow {
 };
 
 struct sa_waits_view {
+	enum sa_by by;                 /* the options it was made with */
+	enum sa_sort sort;
+	int all;
 	uint32_t *objs;
 	struct sa_wgroup *groups;
 	uint32_t ngroups;
@@ -41,6 +44,12 @@ struct sa_waits_view {
 int sa_waits_view_make(const struct sa_model *m, const struct sa_report_opts *o,
 		       struct sa_waits_view *v);
 void sa_waits_view_free(struct sa_waits_view *v);
+/* The view for options o: r's (made once, kept in r->view) when o asks for
+ * the same grouping, sort and rows, else *tmp (free it). NULL on out of
+ * memory. */
+const struct sa_waits_view *sa_waits_view_get(const struct sa_model *m,
+					      const struct sa_report_opts *o, struct sa_report *r,
+					      struct sa_waits_view *tmp);
 /* "name:tid" of model thread ti. */
 void sa_thread_label(const struct sa_model *m, uint32_t ti, char *buf, size_t n);
 

@@ -45,6 +45,8 @@ void sa_stacks_build(const struct sa_model *m, const struct sa_report_opts *o,
 		const uint64_t *f;
 		uint64_t uses;
 		int n;
+		if (ob->is_class)
+			continue; /* its objects' stacks are theirs (folded ones too) */
 		objs += sa_symbols_object_stack(m, ob, 0, &f, &uses) >= 0;
 		for (unsigned k = 0; (n = sa_symbols_object_stack(m, ob, k, &f, &uses)) >= 0; k++) {
 			if (!t && !(t = sa_report_table(r, "stacks.objects", "Call stacks per object",

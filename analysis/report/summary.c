@@ -66,7 +66,7 @@ static const struct sa_col disc_cols[D_N] = {
 	[D_STREAM] = { "stream", "stream", SA_COL_STR, 0, 0 },
 	[D_BEGIN] = { "begin_ns", "begin (ns)", SA_COL_I64, 0, 0 },
 	[D_END] = { "end_ns", "end (ns)", SA_COL_I64, 0, 0 },
-	[D_COUNT] = { "count", "discarded", SA_COL_U64, 0, 0 },
+	[D_COUNT] = { "count", "discarded", SA_COL_U64, 0, 0 }, /* null: unknown */
 };
 
 static const char *level_name(int l)
@@ -197,7 +197,8 @@ void sa_summary_build(const struct sa_model *m, const struct sa_report_opts *o,
 			sa_set_i(&c[D_BEGIN], d->begin);
 		if (d->end != INT64_MIN)
 			sa_set_i(&c[D_END], d->end);
-		if (d->count)
+		if (d->count_known) /* else unknown (even when the trace said an impossible
+				     * one): the range still makes numbers lower bounds */
 			sa_set_u(&c[D_COUNT], d->count);
 	}
 }

@@ -228,7 +228,9 @@ static void wrapped(FILE *out, const char *prefix, const char *s)
 
 static int shown(const struct sa_table *t, unsigned c, int wide)
 {
-	return wide || (!(t->cols[c].flags & SA_COL_WIDE) && !(c < 64 && (t->text_hide >> c & 1)));
+	if (wide || (c < 64 && (t->text_show >> c & 1)))
+		return 1;
+	return !(t->cols[c].flags & SA_COL_WIDE) && !(c < 64 && (t->text_hide >> c & 1));
 }
 
 void sa_table_text(const struct sa_table *t, FILE *out, int wide)

@@ -202,6 +202,9 @@ int sa_waits_view_make(const struct sa_model *m, const struct sa_report_opts *o,
 		       struct sa_waits_view *v)
 {
 	memset(v, 0, sizeof(*v));
+	v->by = o->by;
+	v->sort = o->sort;
+	v->all = o->all;
 	struct keyed *ks = malloc((m->nobjs + 1) * sizeof(*ks));
 	uint32_t n = 0;
 	if (!ks)
@@ -290,6 +293,27 @@ int sa_waits_view_make(const struct sa_model *m, const struct sa_report_opts *o,
 	return 0;
 }
 
+const struct sa_waits_view *sa_waits_view_get(const struct sa_model *m,
+					      const struct sa_report_opts *o, struct sa_report *r,
+					      struct sa_waits_view *tmp)
+{
+	struct sa_waits_view *v = r->view;
+	if (v && v->by == o->by && v->sort == o->sort && v->all == o->all) {
+		memset(tmp, 0, sizeof(*tmp));
+		return v;
+	}
+	if (!v && (v = malloc(sizeof(*v)))) {
+		if (sa_waits_view_make(m, o, v)) {
+			free(v);
+			return NULL;
+		}
+		r->view = v;
+		memset(tmp, 0, sizeof(*tmp));
+		return v;
+	}
+	return sa_waits_view_make(m, o, tmp) ? NULL : tmp;
+}
+
 /* ---- tables -------------------------------------------------------------- */
 
 void sa_thread_label(const struct sa_model *m, uint32_t ti, char *buf, size_t n)
@@ -322,6 +346,8 @@ static void top_table(const struct sa_model *m, const struct sa_report_opts *o,
 		return;
 	t->minor = 3;
 	t->text_rows = 10;
+	if (m->nprocs > 1) /* which process, when there are several */
+		t->text_show = 1ull << (W_ID + SA_ID_PROC);
 	for (uint32_t i = 0; i < v->nrows && (!o->top || i < o->top); i++) {
 		const struct sa_wrow *w = &v->rows[i];
 		const struct sa_wgroup *g = &v->groups[w->group];
@@ -453,6 +479,8 @@ static void thread_table(const struct sa_model *m, const struct sa_report_opts *
 		goto out;
 	t->minor = 3;
 	t->text_rows = 10;
+	if (m->nprocs > 1)
+		t->text_show = 1ull << P_VPID;
 	for (uint32_t i = 0; i < m->nthreads; i++)
 		tp[i] = (struct top_pair){ UINT32_MAX, SA_WAIT_NKINDS, 0 };
 	sa_model_each_pair(m, best_pair, tp);
@@ -506,11 +534,12 @@ out:
 void sa_waits_build(const struct sa_model *m, const struct sa_report_opts *o,
 		    struct sa_report *r)
 {
-	struct sa_waits_view v;
-	if (sa_waits_view_make(m, o, &v))
+	struct sa_waits_view tmp;
+	const struct sa_waits_view *v = sa_waits_view_get(m, o, r, &tmp);
+	if (!v)
 		return;
-	top_table(m, o, &v, r);
-	blame_table(m, o, &v, r);
+	top_table(m, o, v, r);
+	blame_table(m, o, v, r);
 	thread_table(m, o, r);
-	sa_waits_view_free(&v);
+	sa_waits_view_free(&tmp);
 }

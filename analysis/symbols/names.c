@@ -119,6 +119,17 @@ static int index_stale(const struct sa_model *m, struct sa_map *map, uint32_t *b
 	return 1;
 }
 
+uint64_t sa_symbols_creation_stack(const struct sa_model *m, uint32_t oi)
+{
+	struct sa_sym_proc *p;
+	if (oi >= m->nobjs)
+		return 0;
+	const struct sa_sym_run *r = run_of(m, &m->objs[oi], &p);
+	return r && r->stack != SA_SYM_NO_STACK && r->stack < m->symbols->nstacks
+		       ? m->symbols->stacks[r->stack].id
+		       : 0;
+}
+
 /* Which frames create objects for more than one caller: over every
  * object's first stack, (proc, frame) → the frame above it. Rebuilt when
  * the model has more objects than when it was built. */
@@ -141,15 +152,8 @@ static void wraps_build(const struct sa_model *m)
 					s->wraps[w].callers = 2;
 				continue;
 			}
-			if (s->nwraps == s->capwraps) {
-				uint32_t c = s->capwraps ? s->capwraps * 2 : 64;
-				struct sa_sym_wrap *nw = realloc(s->wraps, c * sizeof(*nw));
-				if (!nw)
-					return;
-				s->wraps = nw;
-				s->capwraps = c;
-			}
-			if (sa_map_put(&s->wrap_map, pi, st->frames[k], s->nwraps))
+			if (sa_grow((void **)&s->wraps, s->nwraps, &s->capwraps, sizeof(*s->wraps)) ||
+			    sa_map_put(&s->wrap_map, pi, st->frames[k], s->nwraps))
 				return;
 			s->wraps[s->nwraps++] = (struct sa_sym_wrap){ st->frames[k + 1], 1 };
 		}

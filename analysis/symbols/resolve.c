@@ -37,6 +37,11 @@ void sa_sym_proc_reset(struct sa_sym_proc *p)
 	free(p->vars);
 	p->vars = NULL;
 	p->nvars = 0;
+	free(p->codes);
+	p->codes = NULL;
+	p->ncodes = p->capcodes = 0;
+	sa_map_free(&p->code_map);
+	memset(&p->code_map, 0, sizeof(p->code_map));
 	p->dwfl = NULL;
 	p->dwmods = NULL;
 	p->dwfl_tried = 0;
@@ -124,18 +129,50 @@ Dwfl_Module *sa_sym_dwmod(struct sa_sym_proc *p, int i)
 	return p->dwmods ? p->dwmods[i] : NULL;
 }
 
+/* The cache of symbolized code addresses: *c from an earlier lookup of
+ * (addr, is_return), 1; else 0. Its fn may point into its own fnbuf. */
+static int code_cached(const struct sa_sym_proc *p, uint64_t addr, int is_return,
+		       struct sa_sym_code *c)
+{
+	int64_t k = sa_map_get(&p->code_map, (uint64_t)is_return, addr);
+	if (k < 0)
+		return 0;
+	*c = p->codes[k];
+	if (p->codes[k].fn == p->codes[k].fnbuf)
+		c->fn = c->fnbuf;
+	return 1;
+}
+
+static void code_keep(struct sa_sym_proc *p, uint64_t addr, int is_return,
+		      const struct sa_sym_code *c)
+{
+	if (sa_grow((void **)&p->codes, p->ncodes, &p->capcodes, sizeof(*p->codes)) ||
+	    sa_map_put(&p->code_map, (uint64_t)is_return, addr, p->ncodes))
+		return;
+	p->codes[p->ncodes] = *c;
+	if (c->fn == c->fnbuf)
+		p->codes[p->ncodes].fn = p->codes[p->ncodes].fnbuf;
+	p->ncodes++;
+}
+
 int sa_sym_code_at(struct sa_sym_proc *p, uint64_t addr, int is_return, struct sa_sym_code *c)
 {
+	if (code_cached(p, addr, is_return, c))
+		return c->mod ? 0 : -1;
 	memset(c, 0, sizeof(*c));
 	int i = addr ? sa_sym_module_of(p, addr) : -1;
-	if (i < 0)
+	if (i < 0) {
+		code_keep(p, addr, is_return, c);
 		return -1;
+	}
 	const struct sa_sym_module *mod = &p->mods[i];
 	c->mod = sa_sym_base_name(mod->path);
 	c->off = addr - mod->base;
 	Dwfl_Module *dm = sa_sym_dwmod(p, i);
-	if (!dm)
+	if (!dm) {
+		code_keep(p, addr, is_return, c);
 		return 0;
+	}
 	/* A return address: the call is the instruction before it. */
 	Dwarf_Addr pc = is_return ? addr - 1 : addr;
 	c->fn = sa_sym_demangle(dwfl_module_addrname(dm, pc), c->fnbuf, sizeof(c->fnbuf));
@@ -143,6 +180,7 @@ int sa_sym_code_at(struct sa_sym_proc *p, uint64_t addr, int is_return, struct s
 	if (line)
 		c->path = dwfl_lineinfo(line, NULL, &c->line, NULL, NULL, NULL);
 	c->file = c->path ? sa_sym_base_name(c->path) : NULL;
+	code_keep(p, addr, is_return, c);
 	return 0;
 }
 

@@ -1,5 +1,6 @@
-/* Call sites: the code addresses a trace carries (`caller` fields, the
- * frames of synctrace_stack:frames) turned into "function at file:line".
+/* Call sites and names: the code addresses a trace carries (`caller`
+ * fields, the frames of synctrace_stack:frames) turned into "function at
+ * file:line", and objects named as the programmer knows them (names.c).
  *
  * Fed the decoded events (sa_symbols_feed, from the sink), it keeps per
  * process (trace, vpid):
@@ -8,13 +9,18 @@
  *     helper's events were recorded): base address, size, path, build id;
  *   - the stacks (synctrace_stack:frames, each id once);
  *   - per object, the stacks its events were called through
- *     (synctrace_stack:use, in order of first use).
+ *     (synctrace_stack:use, in order of first use);
+ *   - per object address, what began its instances: init events and the
+ *     event each stack:use announced (runs of them, by time);
+ *   - the shared mappings holding process-shared objects
+ *     (synctrace_meta:mapping).
  * Addresses are symbolized offline, when a report asks, with elfutils'
  * libdwfl on the module files (checked against their build ids) and their
  * separate debug info. What cannot be symbolized is shown as module+offset;
  * without a statedump, nothing is (the callers ask and get NULL).
- * Memory grows with processes, modules, distinct stacks and objects that
- * have stacks, never with the number of events. */
+ * Memory grows with processes, modules, distinct stacks, object
+ * addresses that had an init or a stack (about 100 bytes each) and
+ * distinct code addresses symbolized, never with the number of events. */
 #ifndef SA_SYMBOLS_H
 #define SA_SYMBOLS_H
 
@@ -74,6 +80,13 @@ int sa_object_name(const struct sa_model *m, uint32_t obj, struct sa_objname *ou
  * "0x..." as a fallback; never NULL. */
 const char *sa_site_name(const struct sa_model *m, uint32_t proc, uint64_t ip,
 			 char *buf, size_t n);
+
+/* The id of the stack object oi's creation (or first recorded use) was
+ * called through (synctrace_stack:use right before its init), 0 when the
+ * trace has none: for a class key finer than the init's caller (a
+ * wrapper's objects have one caller but a stack per caller of the
+ * wrapper). Usable while feeding, once the object's first event is in. */
+uint64_t sa_symbols_creation_stack(const struct sa_model *m, uint32_t oi);
 
 /* Process-shared objects (meta:mapping): 1 and key = {dev, ino, offset of
  * addr in the file} when addr lies in a shared mapping process (trace,

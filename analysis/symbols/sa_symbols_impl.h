@@ -17,6 +17,16 @@ struct sa_sym_module {
 	char *debug_link;           /* .gnu_debuglink file name, or NULL */
 };
 
+/* A code address symbolized: each part NULL (or 0) when unknown. */
+struct sa_sym_code {
+	const char *fn;   /* function, demangled */
+	const char *path; /* source file as the debug info has it */
+	const char *file; /* its base name */
+	int line;
+	const char *mod;  /* module file name */
+	uint64_t off;     /* address - module base */
+	char fnbuf[256];
+};
 /* A shared mapping holding a process-shared object (meta:mapping). */
 struct sa_sym_shm {
 	uint64_t start, end, offset, dev, ino;
@@ -35,6 +45,11 @@ struct sa_sym_proc {
 	uint32_t nvars;             /* entries of vars (nmods when it was made) */
 	struct sa_sym_shm *shms;
 	uint32_t nshms, capshms;
+	/* Code addresses symbolized so far (resolve.c), by (is_return, addr);
+	 * the strings point into libdwfl's session, so reset with it. */
+	struct sa_sym_code *codes;
+	uint32_t ncodes, capcodes;
+	struct sa_map code_map;
 };
 
 /* A module's variables with a fixed address (from DWARF), by address. */
@@ -134,16 +149,6 @@ const char *sa_sym_base_name(const char *path);
  * or NULL when its file is missing or not the one that ran. */
 struct Dwfl_Module *sa_sym_dwmod(struct sa_sym_proc *p, int i);
 
-/* A code address symbolized: each part NULL (or 0) when unknown. */
-struct sa_sym_code {
-	const char *fn;   /* function, demangled */
-	const char *path; /* source file as the debug info has it */
-	const char *file; /* its base name */
-	int line;
-	const char *mod;  /* module file name */
-	uint64_t off;     /* address - module base */
-	char fnbuf[256];
-};
 /* Symbolize addr (is_return: a return address, looked up one byte
  * before). 0, or -1 when no module of p covers it (*c all unknown). */
 int sa_sym_code_at(struct sa_sym_proc *p, uint64_t addr, int is_return, struct sa_sym_code *c);

@@ -13,25 +13,12 @@ static struct sa_symbols *symbols_of(struct sa_model *m)
 	return m->symbols;
 }
 
-static int grow(void **p, uint32_t *cap, uint32_t n, size_t size)
-{
-	if (n < *cap)
-		return 0;
-	uint32_t c = *cap ? *cap * 2 : 8;
-	void *q = realloc(*p, c * size);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = c;
-	return 0;
-}
-
 struct sa_sym_proc *sa_sym_proc(struct sa_symbols *s, unsigned trace, int32_t vpid, int create)
 {
 	int64_t i = sa_map_get(&s->proc_map, trace, (uint32_t)vpid);
 	if (i >= 0)
 		return &s->procs[i];
-	if (!create || grow((void **)&s->procs, &s->capprocs, s->nprocs, sizeof(*s->procs)))
+	if (!create || sa_grow((void **)&s->procs, s->nprocs, &s->capprocs, sizeof(*s->procs)))
 		return NULL;
 	if (sa_map_put(&s->proc_map, trace, (uint32_t)vpid, s->nprocs))
 		return NULL;
@@ -54,7 +41,7 @@ static struct sa_sym_module *module_at(struct sa_sym_proc *p, uint64_t base, int
 	for (uint32_t i = 0; i < p->nmods; i++)
 		if (p->mods[i].base == base)
 			return &p->mods[i];
-	if (!create || grow((void **)&p->mods, &p->capmods, p->nmods, sizeof(*p->mods)))
+	if (!create || sa_grow((void **)&p->mods, p->nmods, &p->capmods, sizeof(*p->mods)))
 		return NULL;
 	struct sa_sym_module *mod = &p->mods[p->nmods++];
 	memset(mod, 0, sizeof(*mod));
@@ -128,7 +115,7 @@ static void on_mapping(struct sa_symbols *s, const struct sa_event *e)
 							  dup_str(sa_ev_str(e, "path")) };
 			return;
 		}
-	if (grow((void **)&p->shms, &p->capshms, p->nshms, sizeof(*p->shms)))
+	if (sa_grow((void **)&p->shms, p->nshms, &p->capshms, sizeof(*p->shms)))
 		return;
 	s->nshms++;
 	p->shms[p->nshms++] = (struct sa_sym_shm){ (uint64_t)start, (uint64_t)end, (uint64_t)off,
@@ -178,7 +165,7 @@ static int64_t stack_index(struct sa_symbols *s, uint32_t proc, uint64_t id, int
 	int64_t i = sa_map_get(&s->stack_map, proc, id);
 	if (i >= 0 || !create)
 		return i;
-	if (grow((void **)&s->stacks, &s->capstacks, s->nstacks, sizeof(*s->stacks)) ||
+	if (sa_grow((void **)&s->stacks, s->nstacks, &s->capstacks, sizeof(*s->stacks)) ||
 	    sa_map_put(&s->stack_map, proc, id, s->nstacks))
 		return -1;
 	struct sa_sym_stack *st = &s->stacks[s->nstacks];
@@ -210,7 +197,7 @@ static void pend_set(struct sa_symbols *s, uint32_t pi, const struct sa_event *e
 {
 	int64_t i = sa_map_get(&s->pend_map, pi, (uint32_t)e->vtid);
 	if (i < 0) {
-		if (grow((void **)&s->pends, &s->cappends, s->npends, sizeof(*s->pends)) ||
+		if (sa_grow((void **)&s->pends, s->npends, &s->cappends, sizeof(*s->pends)) ||
 		    sa_map_put(&s->pend_map, pi, (uint32_t)e->vtid, s->npends))
 			return;
 		i = s->npends++;
@@ -229,7 +216,7 @@ static void run_add(struct sa_symbols *s, uint32_t pi, uint64_t obj, int64_t ts,
 {
 	int64_t i = sa_map_get(&s->hist_map, pi, obj);
 	if (i < 0) {
-		if (grow((void **)&s->hists, &s->caphists, s->nhists, sizeof(*s->hists)) ||
+		if (sa_grow((void **)&s->hists, s->nhists, &s->caphists, sizeof(*s->hists)) ||
 		    sa_map_put(&s->hist_map, pi, obj, s->nhists))
 			return;
 		i = s->nhists++;
@@ -240,17 +227,38 @@ static void run_add(struct sa_symbols *s, uint32_t pi, uint64_t obj, int64_t ts,
 		h->runs[h->n - 1].last_ts = ts;
 		return;
 	}
-	if (grow((void **)&h->runs, &h->cap, h->n, sizeof(*h->runs)))
-		return;
+	if (h->n == h->cap) { /* most addresses have one run: start at one */
+		uint32_t c = h->cap ? h->cap * 2 : 1;
+		struct sa_sym_run *r = realloc(h->runs, c * sizeof(*r));
+		if (!r)
+			return;
+		h->runs = r;
+		h->cap = c;
+	}
 	h->runs[h->n++] = (struct sa_sym_run){ ts, ts, stack, init };
 }
 
 /* A synctrace event other than a stack's: an init, or the event a
  * stack:use announced, begins a run of its object's history. */
+/* Is event id an init (its name ends in ":init")? Known ids: a table
+ * made once; others (a newer trace's): by name. */
+static int is_init_event(const struct sa_event *e, const char *name)
+{
+	/* 0 unknown, 1 no, 2 yes; each entry only ever written with one value */
+	static signed char init_id[SA_EV_COUNT];
+	size_t len;
+	if (e->id > SA_EV_UNKNOWN && e->id < SA_EV_COUNT && init_id[e->id])
+		return init_id[e->id] == 2;
+	len = strlen(name);
+	int init = len > 5 && !strcmp(name + len - 5, ":init");
+	if (e->id > SA_EV_UNKNOWN && e->id < SA_EV_COUNT)
+		init_id[e->id] = (signed char)(init ? 2 : 1);
+	return init;
+}
+
 static void on_object_event(struct sa_model *m, const struct sa_event *e, const char *name)
 {
-	size_t len = strlen(name);
-	int init = len > 5 && !strcmp(name + len - 5, ":init");
+	int init = is_init_event(e, name);
 	struct sa_symbols *s = m->symbols;
 	if (!init && (!s || !s->npend_live))
 		return;
@@ -305,7 +313,7 @@ static void on_use(struct sa_symbols *s, const struct sa_event *e)
 	pend_set(s, pi, e, (uint64_t)obj, (uint32_t)si);
 	int64_t oi = sa_map_get(&s->obj_map, pi, (uint64_t)obj);
 	if (oi < 0) {
-		if (grow((void **)&s->objs, &s->capobjs, s->nobjs, sizeof(*s->objs)) ||
+		if (sa_grow((void **)&s->objs, s->nobjs, &s->capobjs, sizeof(*s->objs)) ||
 		    sa_map_put(&s->obj_map, pi, (uint64_t)obj, s->nobjs))
 			return;
 		oi = s->nobjs++;
@@ -334,7 +342,7 @@ void sa_symbols_feed(struct sa_model *m, const struct sa_event *e)
 	int dl = !strncmp(name, "lttng_ust_dl:", 13);
 	int stack = !strncmp(name, "synctrace_stack:", 16);
 	if (!module && !dl && !stack) {
-		if (!strcmp(name, "synctrace_meta:mapping")) {
+		if (e->id == SA_EV_meta_mapping) {
 			struct sa_symbols *s = symbols_of(m);
 			if (s)
 				on_mapping(s, e);

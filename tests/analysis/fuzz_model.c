@@ -11,6 +11,7 @@
 #include "sa_checks.h"
 #include "sa_model.h"
 #include "sa_report.h"
+#include "sa_symbols.h"
 
 static const char *const names[] = {
 	"obj", "caller", "how", "spins", "sleeps", "wait_ns", "acquisitions", "contended",
@@ -19,7 +20,12 @@ static const char *const names[] = {
 	"what", "owner", "cond", "reason", "waited_ns", "broadcast", "moved", "timed",
 	"spurious", "relock_ns", "value", "nwaiters", "cancelled", "bogus",
 	"round", "count", "arrived", "run_ns", "routine", "units", "limit", "sem_max_mode",
-	"sem_max", "result",
+	"sem_max", "result", "id", "start", "end", "offset", "dev", "ino", "baddr", "memsz",
+};
+/* Events analysis/symbols takes by name (statedump, stacks, mappings). */
+static const char *const sym_names[] = {
+	"lttng_ust_statedump:bin_info", "lttng_ust_statedump:start", "lttng_ust_dl:dlopen",
+	"synctrace_stack:frames", "synctrace_stack:use",
 };
 #define NNAMES (sizeof(names) / sizeof(names[0]))
 
@@ -45,6 +51,21 @@ static int64_t value(struct in *in)
 	return (int64_t)take(in, 8);
 }
 
+/* Addresses 0x1000..0x1fff of every process are one shared mapping: the
+ * model keys those objects across processes. */
+static int fuzz_shared_key(const struct sa_model *m, unsigned trace, int32_t vpid, uint64_t addr,
+			   uint64_t key[3])
+{
+	(void)m;
+	(void)vpid;
+	if ((addr & ~0xfffull) != 0x1000)
+		return 0;
+	key[0] = trace;
+	key[1] = 7;
+	key[2] = addr & 0xfff;
+	return 1;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct in in = { data, size };
@@ -54,6 +75,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	/* Some inputs pick a unit of work (--work-event) and run the checks. */
 	struct sa_checks *chk = size && (data[0] & 4) ? sa_checks_attach(m) : NULL;
+	/* Some keep every object (reports by object), some share objects
+	 * across processes; the others fold destroyed ones into classes. */
+	if (size && (data[0] & 8))
+		sa_model_keep_objects(m, 1);
+	if (size && (data[0] & 16))
+		m->shared_key = fuzz_shared_key;
 	if (size && (data[0] & 3) == 1)
 		sa_model_set_work_event(m, "foreign:event/units");
 	else if (size && (data[0] & 3) == 2)
@@ -69,6 +96,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		e.id = (enum sa_event_id)(op % (SA_EV_COUNT + 1));
 		e.name = op & 0x80 ? "foreign:event" : NULL;
+		if ((op & 0xc0) == 0xc0) { /* a statedump, dl or stack event */
+			e.name = sym_names[op % (sizeof(sym_names) / sizeof(sym_names[0]))];
+			e.id = sa_event_lookup(e.name);
+		} else if (!e.name && e.id > SA_EV_UNKNOWN && e.id < SA_EV_COUNT) {
+			e.name = sa_event_name(e.id); /* as the decoder gives them */
+		}
 		ts += (int64_t)(int16_t)take(&in, 2);
 		e.ts = ts;
 		e.trace = (unsigned)take(&in, 1) % 2;
@@ -80,7 +113,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			e.f[i].name = names[take(&in, 1) % NNAMES];
 			e.f[i].v = value(&in);
 		}
+		uint64_t arr[4] = { (uint64_t)value(&in), (uint64_t)value(&in), 0x1001, 0x2002 };
+		e.arr = arr;
+		e.narr = (unsigned)(op % 5);
+		e.s[0].name = "path";
+		e.s[0].v = op & 1 ? "/dev/shm/sem.x" : "/nonexistent/prog";
+		e.nstrings = op & 2 ? 1 : 0;
+		sa_symbols_feed(m, &e);
 		sa_model_feed(m, &e);
+	}
+	/* Every object named (analysis/symbols/names.c). */
+	char site[64];
+	for (uint32_t i = 0; i < m->nobjs; i++) {
+		struct sa_objname n;
+		sa_object_name(m, i, &n);
+		sa_site_name(m, m->objs[i].proc, m->objs[i].caller, site, sizeof(site));
+		sa_symbols_creation_stack(m, i);
 	}
 	FILE *out = fopen("/dev/null", "w");
 	if (out) {

@@ -1322,8 +1322,10 @@ static const struct sa_blame *blame_of(uint32_t o, int64_t ti, uint64_t site)
 /* Thread 10 holds the mutex (its acquisition was not an event) while 11,
  * 12, 13 wait 1 ms: its hold caused 3 ms; then each waiter's hold (1 ms)
  * keeps the ones still waiting: 2 ms, 1 ms. level: 1 or 2 (then the
- * releases carry hold times). */
-static void three_waiters(int level)
+ * releases carry hold times). late: each release's event comes just after
+ * the acquisition it allowed, as in traces (the unlock wakes the waiter,
+ * then emits), else just before. */
+static void three_waiters(int level, int late)
 {
 	START(1, 1, level);
 	feed(SA_EV_mutex_init, 2, 1, 10, "obj", I(MX), "caller", I(0x400), "kind", I(0), NULL);
@@ -1331,26 +1333,34 @@ static void three_waiters(int level)
 		feed(SA_EV_mutex_requested, 1000, 1, w, "obj", I(MX), "caller", I(0x500 + w),
 		     "owner", I(10), "waiters", I(w - 11), NULL);
 	int64_t ts = 1000 + MS;
-	feed(SA_EV_mutex_released, ts, 1, 10, "obj", I(MX), "caller", I(0xAAA), "waiters", I(3),
-	     "woken", I(1), "acquisitions", I(0), "hold_ns", I(5 * MS), NULL);
-	for (int w = 11; w <= 13; w++) {
-		feed(SA_EV_mutex_acquired, ts, 1, w, "obj", I(MX), "caller", I(0x500 + w), "how", I(2),
-		     "wait_ns", I(ts - 1000), "acquisitions", I(0), "contended", I(0), NULL);
+	for (int w = 11; w <= 14; w++) {
+		int h = w - 1; /* the holder before w */
+		int64_t rel = late ? ts + 1 : ts - 1;
+		if (!late)
+			feed(SA_EV_mutex_released, rel, 1, h, "obj", I(MX), "caller",
+			     I(h == 10 ? 0xAAA : 0xC00 + h), "waiters", I(14 - w), "woken", I(w < 14 ? 1 : -1),
+			     "acquisitions", I(0), "hold_ns", I(h == 10 ? 5 * MS : MS), NULL);
+		if (w < 14)
+			feed(SA_EV_mutex_acquired, ts, 1, w, "obj", I(MX), "caller", I(0x500 + w),
+			     "how", I(2), "wait_ns", I(ts - 1000), "acquisitions", I(0), "contended",
+			     I(0), NULL);
+		if (late)
+			feed(SA_EV_mutex_released, rel, 1, h, "obj", I(MX), "caller",
+			     I(h == 10 ? 0xAAA : 0xC00 + h), "waiters", I(14 - w), "woken", I(w < 14 ? 1 : -1),
+			     "acquisitions", I(0), "hold_ns", I(h == 10 ? 5 * MS : MS), NULL);
 		ts += MS;
-		feed(SA_EV_mutex_released, ts, 1, w, "obj", I(MX), "caller", I(0xC00 + w), "waiters",
-		     I(13 - w), "woken", I(w < 13 ? 1 : -1), "acquisitions", I(0), "hold_ns", I(MS),
-		     NULL);
 	}
 	uint32_t o = oidx(1, MX);
 	const struct sa_blame *h = blame_of(o, tidx(1, 10), 0xAAA);
 	CHECK(h);
 	CHECK_EQ(h->holds, 1);
-	CHECK_EQ(h->caused_ns, 3 * MS);
+	/* Up to the acquisition (late) or the release (1 ns earlier). */
+	CHECK_EQ(h->caused_ns, 3 * MS - (late ? 0 : 3));
 	const struct sa_blame *b11 = blame_of(o, tidx(1, 11), 0xC0B);
 	const struct sa_blame *b12 = blame_of(o, tidx(1, 12), 0xC0C);
 	CHECK(b11 && b12);
-	CHECK_EQ(b11->caused_ns, 2 * MS);
-	CHECK_EQ(b12->caused_ns, 1 * MS);
+	CHECK_EQ(b11->caused_ns, 2 * MS - (late ? 0 : 2));
+	CHECK_EQ(b12->caused_ns, 1 * MS - (late ? 0 : 1));
 	CHECK(!blame_of(o, tidx(1, 13), 0xC0D)); /* nobody waited for the last hold */
 	const struct sa_blame *all;
 	CHECK_EQ(sa_object_blame(m, o, &all), 3);
@@ -1368,12 +1378,17 @@ static void three_waiters(int level)
 
 static void blame_three_waiters(void)
 {
-	three_waiters(1);
+	three_waiters(1, 1);
+}
+
+static void blame_release_first(void)
+{
+	three_waiters(1, 0);
 }
 
 static void blame_hold_full(void)
 {
-	three_waiters(2);
+	three_waiters(2, 1);
 }
 
 /* A writer holds the rwlock while a reader waits; at the full level its
@@ -1444,9 +1459,18 @@ static void wakers_latency(void)
 	CHECK_EQ(k->wakes, 1);
 	CHECK_EQ(k->released, 1);
 	CHECK_EQ(k->latency_ns, 500);
+	/* The post's event after the acquisition it allowed (the post wakes,
+	 * then emits): matched all the same. */
+	feed(SA_EV_sem_wait_begin, 2700, 1, 23, "obj", I(SM), "caller", I(0x800), NULL);
+	sem_acq(2900, 1, 23, SM, 2, 200);
+	feed(SA_EV_sem_post, 2901, 1, 24, "obj", I(SM), "caller", I(0x9057), "result", I(0),
+	     "value", I(1), "nwaiters", I(1), "woken", I(1), NULL);
+	CHECK_EQ(k->wakes, 2);
+	CHECK_EQ(k->released, 2);
+	CHECK_EQ(k->latency_ns, 500 + 201);
 	/* A later spinner's token was not this post's: nothing more released. */
 	sem_acq(3000, 1, 25, SM, 1, 100);
-	CHECK_EQ(k->released, 1);
+	CHECK_EQ(k->released, 2);
 }
 
 /* A discarded-events count that went backwards (wrapped near 2^64) is
@@ -1585,6 +1609,7 @@ static void fold_classes(void)
 	const struct sa_object *c = obj(1, 0x10000, 0);
 	CHECK(c && c == obj(1, 0x20000, 0) && c == obj(1, 0x10000, 1));
 	CHECK_EQ(c->instances, 3);
+	CHECK(c->is_class && obj(1, 0x30000, 0)->is_class); /* a class of one, too */
 	CHECK_EQ(c->caller, 0x400);
 	CHECK_EQ(c->type, SA_OBJ_MUTEX);
 	CHECK_EQ(c->destroyed, 1);
@@ -1759,6 +1784,35 @@ static void released_acq_ts(void)
 	CHECK_EQ(x->hold.max, 4000);
 }
 
+static void relock(int64_t ts, int tid, int64_t ns)
+{
+	feed(SA_EV_cond_relocked, ts, 1, tid, "cond", I(CV), "mutex", I(MX), "node", I(0xA0 + tid),
+	     "contended", I(1), "result", I(0), "relock_ns", I(ns), NULL);
+}
+
+/* A condvar waiter's re-acquisition of the mutex is blamed on the hold it
+ * waited for: the holder's (whose release event comes after), or the
+ * release just before it. */
+static void blame_relock(void)
+{
+	START(1, 1, 1);
+	feed(SA_EV_mutex_acquired, 100, 1, 10, "obj", I(MX), "caller", I(0x510), "how", I(1),
+	     "wait_ns", I(5), "acquisitions", I(0), "contended", I(0), NULL);
+	relock(600, 12, 400);
+	feed(SA_EV_mutex_released, 601, 1, 10, "obj", I(MX), "caller", I(0xAAA), "waiters", I(0),
+	     "woken", I(1), "acquisitions", I(0), NULL);
+	feed(SA_EV_mutex_released, 700, 1, 12, "obj", I(MX), "caller", I(0xBBB), "waiters", I(0),
+	     "woken", I(1), "acquisitions", I(0), NULL);
+	relock(720, 13, 50);
+	uint32_t o = oidx(1, MX);
+	const struct sa_blame *a = blame_of(o, tidx(1, 10), 0xAAA), *b = blame_of(o, tidx(1, 12), 0xBBB);
+	CHECK(a && b);
+	CHECK_EQ(a->caused_ns, 400);
+	CHECK_EQ(a->holds, 1);
+	CHECK_EQ(b->caused_ns, 50);
+	STAT(ledger(1, MX, SA_WAIT_COND_RELOCK), 2, 450, 400, 0);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -1798,6 +1852,7 @@ static const struct {
 	{ "cond_timeouts_per_thread", cond_timeouts_per_thread },
 	{ "blame_three_waiters", blame_three_waiters },
 	{ "blame_hold_full", blame_hold_full },
+	{ "blame_release_first", blame_release_first },
 	{ "rwlock_blame_holds", rwlock_blame_holds },
 	{ "wakers_latency", wakers_latency },
 	{ "discard_wrap", discard_wrap },
@@ -1807,6 +1862,7 @@ static const struct {
 	{ "fold_memory", fold_memory },
 	{ "pshared_sem", pshared_sem },
 	{ "released_acq_ts", released_acq_ts },
+	{ "blame_relock", blame_relock },
 };
 
 int main(int argc, char **argv)

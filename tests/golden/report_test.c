@@ -200,7 +200,7 @@ static void findings_discarded(void)
  * apart. */
 static void class_rows(void)
 {
-	m->keep_objects = 0;
+	sa_model_keep_objects(m, 0);
 	start(1);
 	for (int k = 0; k < 2; k++)
 		feed(SA_EV_mutex_init, 10 + k, 1, "obj", I(0x7000 + k * 64), "caller", I(0x400),
@@ -226,6 +226,31 @@ static void class_rows(void)
 	free(o);
 }
 
+/* The holder's release is stamped after its wake: the waiter's acquired
+ * and even its own release can come first. The hold is still the
+ * holder's, with its release site and hold time. */
+static void blame_release_last(void)
+{
+	start(2);
+	feed(SA_EV_mutex_requested, 1000, 2, "obj", I(0x1000), "caller", I(0x500), "owner", I(1),
+	     "waiters", I(0), NULL);
+	feed(SA_EV_mutex_acquired, 3000, 2, "obj", I(0x1000), "caller", I(0x500), "how", I(2),
+	     "spins", I(0), "sleeps", I(1), "wait_ns", I(2000), NULL);
+	feed(SA_EV_mutex_released, 3010, 2, "obj", I(0x1000), "caller", I(0x600), "waiters", I(0),
+	     "woken", I(0), "hold_ns", I(10), NULL);
+	feed(SA_EV_mutex_released, 3020, 1, "obj", I(0x1000), "caller", I(0x700), "waiters", I(1),
+	     "woken", I(1), "hold_ns", I(2520), NULL);
+	const struct sa_blame *b;
+	unsigned n = sa_object_blame(m, 0, &b);
+	CHECK(m->nobjs == 1);
+	CHECK_EQ(n, 1);
+	CHECK_EQ(m->threads[b[0].thread].vtid, 1);
+	CHECK_EQ(b[0].site, 0x700);
+	CHECK_EQ(b[0].holds, 1);
+	CHECK_EQ(b[0].caused_ns, 2000);
+	CHECK_EQ(b[0].hold_ns, 2520);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct { const char *name; void (*fn)(void); } cases[] = {
@@ -235,6 +260,7 @@ int main(int argc, char **argv)
 		{ "findings_incomplete", findings_incomplete },
 		{ "findings_discarded", findings_discarded },
 		{ "class_rows", class_rows },
+		{ "blame_release_last", blame_release_last },
 	};
 	if (argc != 2) {
 		fprintf(stderr, "usage: %s CASE\n", argv[0]);
@@ -243,7 +269,7 @@ int main(int argc, char **argv)
 	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		if (!strcmp(argv[1], cases[i].name)) {
 			m = sa_model_new();
-			m->keep_objects = 1;
+			sa_model_keep_objects(m, 1);
 			cases[i].fn();
 			sa_model_free(m);
 			return 0;

@@ -56,6 +56,11 @@ expect() { # expect WHAT GOT WANT
 	[ "$2" -eq "$3" ] || fail "$1: $2 in the rendered page, expected $3"
 	echo "html/check.sh: $1: $2"
 }
+nfind=$(rows findings 'length')
+expect "findings first (li.fnd)" "$(count fnd)" "$nfind"
+grep -q '<h1>synctrace report</h1>' "$out/dom.html" &&
+	[ "$(grep -o '<section id="[a-z-]*"' "$out/dom.html" | head -1)" = '<section id="findings"' ] ||
+	fail "the page does not open with the findings"
 expect "wait bars (rect.bar)" "$(count bar)" "$nlocks"
 expect "condvar wait bars" "$(grep -o '<g class="lock"><title>cond ' "$out/dom.html" | wc -l)" "$ncond"
 expect "wait histograms (svg.hist)" "$(count hist)" "$nhist"

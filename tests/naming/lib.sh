@@ -10,11 +10,16 @@ s=$(basename "$src")
 # line MARK: the line of SOURCE marked "NAMESITE MARK".
 line() { grep -nE "NAMESITE $1( |\$)" "$src" | head -1 | cut -d: -f1; }
 
-# names TRACE_OUTPUT FILE: the driver's lines (TYPE HOW NAME SITE KLASS), sorted.
+# names [OPTIONS] TRACE_OUTPUT FILE: the driver's lines (TYPE HOW NAME SITE
+# KLASS VPID SHARED INSTANCES, names.c), sorted. Default options: -k -p,
+# every object of every process (no classes, no process-shared merging).
 names() {
-	local ctf
+	local ctf opts=()
+	while [[ $1 == -* ]]; do opts+=("$1"); shift; done
+	[ ${#opts[@]} -gt 0 ] || opts=(-k -p)
 	ctf=$(dirname "$(find "$1" -name metadata | head -1)")
-	"$names" "$comm" "$ctf" >"$2.raw" 2>"$T/names-err" || { fail "names $1: status $?"; cat "$T/names-err" >&2; }
+	"$names" "${opts[@]}" "$comm" "$ctf" >"$2.raw" 2>"$T/names-err" ||
+		{ fail "names $1: status $?"; cat "$T/names-err" >&2; }
 	sort "$2.raw" >"$2"
 }
 # expect FILE WHAT COUNT TYPE|HOW|NAME|SITE: exactly COUNT objects so named.

@@ -5,9 +5,12 @@
  * anon: in an anonymous MAP_SHARED mapping inherited by the child (the
  * same address in both); the parent waits, the child only posts. named:
  * sem_open'ed by the parent (its name printed on stdout), inherited; the
- * child waits, the parent posts. The names check (check-shared.sh) wants
- * one name and klass per semaphore in both processes. */
+ * child waits, the parent posts. And a process-shared mutex next to anon,
+ * held by the parent from before the fork until the child sleeps on it.
+ * The names check (check-shared.sh) wants one name and klass per object
+ * in both processes. */
 #include <fcntl.h>
+#include <pthread.h>
 #include <semaphore.h>
 #include <stdio.h>
 #include <sys/mman.h>
@@ -42,6 +45,12 @@ int main(void)
 	file += 2; /* at offset 64 */
 	CHECK_EQ(sem_init(file, 1, 0), 0); /* NAMESITE file */
 	CHECK_EQ(sem_init(anon, 1, 0), 0); /* NAMESITE anon */
+	pthread_mutex_t *mtx = (pthread_mutex_t *)(anon + 4);
+	pthread_mutexattr_t ma;
+	CHECK_EQ(pthread_mutexattr_init(&ma), 0);
+	CHECK_EQ(pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED), 0);
+	CHECK_EQ(pthread_mutex_init(mtx, &ma), 0); /* NAMESITE mutex */
+	CHECK_EQ(pthread_mutex_lock(mtx), 0);
 	char semname[64];
 	snprintf(semname, sizeof(semname), "/st-naming-sem-%d", (int)getpid());
 	sem_t *named = sem_open(semname, O_CREAT | O_EXCL, 0600, 0);
@@ -61,6 +70,8 @@ int main(void)
 			CHECK_EQ(sem_post(anon), 0);
 			CHECK_EQ(sem_wait(named), 0);
 		}
+		CHECK_EQ(pthread_mutex_lock(mtx), 0);
+		CHECK_EQ(pthread_mutex_unlock(mtx), 0);
 		_exit(0);
 	}
 	for (int r = 0; r < ROUNDS; r++) {
@@ -70,11 +81,14 @@ int main(void)
 		until_asleep(child);
 		CHECK_EQ(sem_post(named), 0);
 	}
+	until_asleep(child);
+	CHECK_EQ(pthread_mutex_unlock(mtx), 0);
 	int status;
 	CHECK_EQ(waitpid(child, &status, 0), child);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	CHECK_EQ(sem_destroy(file), 0);
 	CHECK_EQ(sem_destroy(anon), 0);
 	CHECK_EQ(sem_close(named), 0);
+	CHECK_EQ(pthread_mutex_destroy(mtx), 0);
 	return 0;
 }

@@ -9,16 +9,6 @@
 #include "sa_symbols_impl.h"
 #include "sa_waits.h"
 
-int sa_export_parse(const char *s)
-{
-	static const char *const n[] = { [SA_X_FOLDED] = "folded", [SA_X_PPROF] = "pprof",
-		[SA_X_CHROME] = "chrome" };
-	for (int i = 0; i < (int)SA_N(n); i++)
-		if (!strcmp(s, n[i]))
-			return i;
-	return -1;
-}
-
 int sa_export_parse_sample(const char *s)
 {
 	static const char *const n[] = { [SA_XS_WAIT] = "wait", [SA_XS_CONTENTIONS] = "contentions",
@@ -32,15 +22,9 @@ int sa_export_parse_sample(const char *s)
 /* The per-thread slot ti, grown on demand (NULL on out of memory). */
 static struct sa_xthr *thr_of(struct sa_export *x, uint32_t ti)
 {
-	if (ti >= x->nthr) {
-		uint32_t n = ti + 64;
-		struct sa_xthr *p = realloc(x->thr, n * sizeof(*p));
-		if (!p)
+	while (ti >= x->nthr) /* n = capacity: grows, new room zeroed */
+		if (sa_grow((void **)&x->thr, x->nthr, &x->nthr, sizeof(*x->thr)))
 			return NULL;
-		memset(p + x->nthr, 0, (n - x->nthr) * sizeof(*p));
-		x->thr = p;
-		x->nthr = n;
-	}
 	return &x->thr[ti];
 }
 
@@ -75,22 +59,15 @@ static uint32_t stack_now(struct sa_xthr *t, uint64_t addr)
 }
 
 /* Per object: its last wake that woke someone and no wait took yet, its
- * last contended wait no wake was found for (indexes, -1: none), grown
- * on demand. NULL on out of memory. */
+ * last contended wait no wake was found for (indexes + 1, 0: none),
+ * grown on demand. NULL on out of memory. */
 static struct sa_xlast *last_of(struct sa_export *x, uint32_t oi)
 {
-	if (oi >= x->nlast) {
-		uint32_t n = oi + 256;
-		struct sa_xlast *p = realloc(x->last, n * sizeof(*p));
-		if (!p) {
+	while (oi >= x->nlast)
+		if (sa_grow((void **)&x->last, x->nlast, &x->nlast, sizeof(*x->last))) {
 			x->oom = 1;
 			return NULL;
 		}
-		for (uint32_t i = x->nlast; i < n; i++)
-			p[i] = (struct sa_xlast){ -1, -1 };
-		x->last = p;
-		x->nlast = n;
-	}
 	return &x->last[oi];
 }
 
@@ -120,15 +97,15 @@ static void timeline_wait(struct sa_export *x, struct sa_model *m, const struct 
 	struct sa_xwait *w = &x->waits[x->nwaits];
 	*w = (struct sa_xwait){ .thread = m->ev_wait.ti, .obj = oi, .kind = m->ev_wait.kind,
 				.b = e->ts - (int64_t)m->ev_wait.ns, .e = e->ts, .woken_by = -1 };
-	if (l->wake >= 0) {
-		const struct sa_xwake *k = &x->wakes[l->wake];
+	if (l->wake) {
+		const struct sa_xwake *k = &x->wakes[l->wake - 1];
 		if (k->thread != w->thread && k->ts >= w->b && k->ts <= w->e) {
-			w->woken_by = l->wake;
-			l->wake = -1; /* one wake, one arrow */
+			w->woken_by = (int32_t)l->wake - 1;
+			l->wake = 0; /* one wake, one arrow */
 		}
 	}
 	if (w->woken_by < 0 && !(m->ev_wait.flags & SA_WAITED_AT_ONCE))
-		l->wait = (int32_t)x->nwaits;
+		l->wait = x->nwaits + 1;
 	x->nwaits++;
 }
 
@@ -143,11 +120,12 @@ static void timeline_wake(struct sa_export *x, uint32_t ti, uint32_t oi, int64_t
 		return;
 	}
 	x->wakes[x->nwakes] = (struct sa_xwake){ ti, oi, ts };
-	if (l->wait >= 0 && x->waits[l->wait].thread != ti && x->waits[l->wait].b <= ts) {
-		x->waits[l->wait].woken_by = (int32_t)x->nwakes;
-		l->wait = -1;
+	struct sa_xwait *w = l->wait ? &x->waits[l->wait - 1] : NULL;
+	if (w && w->thread != ti && w->b <= ts) {
+		w->woken_by = (int32_t)x->nwakes;
+		l->wait = 0;
 	} else {
-		l->wake = (int32_t)x->nwakes;
+		l->wake = x->nwakes + 1;
 	}
 	x->nwakes++;
 }

@@ -29,6 +29,8 @@
 #define SA_X_MAX_WAITS 200000
 #define SA_X_MAX_WAKES 200000
 
+/* In the order of enum sa_format's SA_FMT_FOLDED, _PPROF, _CHROME (whose
+ * names sa_report_parse_format knows). */
 enum sa_xformat { SA_X_FOLDED, SA_X_PPROF, SA_X_CHROME };
 /* --sample for folded: what a line's value counts. */
 enum sa_xsample { SA_XS_WAIT, SA_XS_CONTENTIONS, SA_XS_HOLD, SA_XS_WASTED, SA_XS_N };
@@ -79,14 +81,12 @@ struct sa_export {
 	uint32_t nwaits, capwaits;
 	struct sa_xwake *wakes;
 	uint32_t nwakes, capwakes;
-	struct sa_xlast { int32_t wake, wait; } *last; /* per object (collect.c) */
+	struct sa_xlast { uint32_t wake, wait; } *last; /* per object (collect.c) */
 	uint32_t nlast;
 	uint64_t waits_dropped, wakes_dropped;
 	int oom;
 };
 
-/* "--format" export names: folded, pprof, chrome; -1 if unknown. */
-int sa_export_parse(const char *s);
 /* "--sample": wait, contentions, hold, wasted_wakes; -1 if unknown. */
 int sa_export_parse_sample(const char *s);
 /* Observe m (before it is fed) for format f. NULL on out of memory. */

@@ -39,4 +39,22 @@ if awk '/take_queue/ { t = NR } /waiter_main/ && t && NR == t + 1 { ok = 1 } END
 else fail "-traces lack take_queue ← waiter_main:"; cat "$T/traces" >&2; fi
 grep -q "contend.c:$take" <(pp -top -lines -sample_index=contentions "$T/stacks.pb.gz") &&
 	pass "-lines: contend.c:$take" || fail "-lines: no contend.c:$take"
+
+# Spinning and wasted wakes, summed over the profile, equal what the
+# trace's own events say (babeltrace2): spin:loop iterations, and the
+# futex wakes that woke nobody.
+run_st 0 "record --spin full:200" record --spin full:200 -q -o "$T/spin" -- "$prog"
+export_to "pprof spin" "$T/spin.pb.gz" --format pprof "$T/spin"
+total() { go tool pprof -top -sample_index="$1" "$T/spin.pb.gz" 2>/dev/null |
+	sed -n 's/^Showing nodes accounting for .* of \([0-9]*\)[a-z_]* total$/\1/p'; }
+babeltrace2 "$T/spin" >"$T/events" 2>/dev/null
+iters=$(grep 'synctrace_spin:loop:' "$T/events" | grep -o 'iterations = [0-9]*' |
+	awk '{ s += $3 } END { print s + 0 }')
+wasted=$(grep 'synctrace_futex:wake:' "$T/events" | grep -c 'woken = 0[ ,}]')
+got=$(total spin)
+[ "$iters" -gt 0 ] && [ "$got" = "$iters" ] && pass "spin: $got iterations, as the trace's spin:loop" ||
+	fail "spin: pprof '$got', trace $iters iterations"
+got=$(total wasted_wakes)
+[ "${got:-0}" = "$wasted" ] && pass "wasted_wakes: ${got:-0}, as the trace's futex wakes of nobody" ||
+	fail "wasted_wakes: pprof '$got', trace $wasted"
 finish

@@ -31,4 +31,15 @@ grep -q '"name": "waiters queue_lock"' "$T/c.json" && pass "counter named waiter
 # Timestamps: microseconds with three decimals (ns precision).
 grep -qE '"ts": [0-9]+\.[0-9]{3},' "$T/c.json" && pass "ts in µs with ns precision" ||
 	fail "ts not µs.nnn"
+has "flowin waiter|mutex queue_lock 4"
+
+# signal.c: each of the waiter's 4 cond waits ended by main's signal, a
+# flow into it.
+sig=${SIGNAL_PROG:?}
+run_st 0 "record signal" record --spin none -q -o "$T/signal" -- "$sig"
+export_to "chrome signal" "$T/s.json" --format chrome "$T/signal"
+if "$check" "$T/s.json" >"$T/sum" 2>"$T/cerr"; then pass "chrome_check: valid"; else
+	fail "chrome_check: $(cat "$T/cerr")"; fi
+has "slice waiter|cond ready 4"
+has "flowin waiter|cond ready 4"
 finish

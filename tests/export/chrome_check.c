@@ -11,9 +11,10 @@
  *   - every flow id has exactly one "s" and one "f", s.ts <= f.ts, each
  *     inside an X slice of its own track;
  *   - every track with slices has a thread_name.
- * Prints "ok", the counts ("slices N", "flows N", "counters N"), and
- * per slice name and thread name "slice THREAD|NAME COUNT"; exit 1 with
- * the first violation otherwise. */
+ * Prints "ok", the counts ("slices N", "flows N", "counters N"), per
+ * slice name and thread name "slice THREAD|NAME COUNT", and per slice a
+ * flow ends in (the innermost holding its end) "flowin THREAD|NAME
+ * COUNT"; exit 1 with the first violation otherwise. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -362,6 +363,36 @@ int main(int argc, char **argv)
 			}
 		}
 	printf("ok\nslices %zu\nflows %zu\ncounters %zu\n", ns, flows, nc);
+	/* the slice each flow ends in: the innermost (latest begin) holding it */
+	const char **in = calloc(nf + 1, sizeof(*in));
+	size_t nin = 0;
+	for (size_t i = 0; i < nf; i++) {
+		if (fls[i].ph != 'f')
+			continue;
+		const struct sl *best = NULL;
+		for (size_t k = 0; k < ns; k++)
+			if (s[k].pid == fls[i].pid && s[k].tid == fls[i].tid && s[k].b <= fls[i].ts &&
+			    fls[i].ts <= s[k].e && (!best || s[k].b >= best->b))
+				best = &s[k];
+		static char keys[4096][256];
+		if (best && nin < 4096) {
+			snprintf(keys[nin], sizeof(keys[nin]), "%s|%s",
+				 thread_name(ths, nt, best->pid, best->tid), best->name);
+			in[nin] = keys[nin];
+			nin++;
+		}
+	}
+	for (size_t i = 0; i < nin; i++) {
+		int seen = 0;
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = !strcmp(in[k], in[i]);
+		if (seen)
+			continue;
+		size_t c = 0;
+		for (size_t k = i; k < nin; k++)
+			c += !strcmp(in[k], in[i]);
+		printf("flowin %s %zu\n", in[i], c);
+	}
 	/* per (thread name, slice name), counted */
 	for (size_t i = 0; i < ns; i++) {
 		const char *tn = thread_name(ths, nt, s[i].pid, s[i].tid);

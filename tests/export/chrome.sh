@@ -2,8 +2,9 @@
 # --format chrome of contend.c, validated by chrome_check (the format's
 # rules: nesting per track, flows with matching ids inside slices,
 # required fields, thread names): the waiter's 4 waits "mutex queue_lock",
-# main's 4 wakes, 4 flows from them, a waiters counter. The checker is
-# first shown to reject broken documents.
+# main's 4 wakes, 4 flows from them into the waits, a waiters counter;
+# signal.c: a flow from main's signal into each of the waiter's 4 cond
+# waits. The checker is first shown to reject broken documents.
 . "$(dirname "$0")/lib.sh"
 check=${CHROME_CHECK:?}
 bad() { # WHAT JSON: the checker must refuse it

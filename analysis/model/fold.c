@@ -3,7 +3,7 @@
  *
  * An object that is destroyed, or whose process ended after its init was
  * traced, is folded into its class (proc, type, caller: the init site, or
- * the first call site seen): a slot of its own, outside the object map,
+ * the first call site seen; and the creation stack when recorded): a slot of its own, outside the object map,
  * whose numbers are the sums over its objects (instances of them). The
  * object's slot stays, as a tombstone (instances 0, klass the class),
  * with its identity only (proc, address, type, caller, times): indexes
@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "sa_model.h"
+#include "sa_symbols.h"
 
 void sa_model_keep_objects(struct sa_model *m, int keep)
 {
@@ -61,11 +62,15 @@ void sa_model_fold(struct sa_model *m, uint32_t oi)
 	if (m->keep_objects || o->instances != 1 || !f || !f->state_size || !o->ext)
 		return;
 	uint64_t ka = (uint64_t)o->proc << 8 | (unsigned)o->type;
-	int64_t ci = sa_map_get(&m->class_map, ka, o->caller);
+	/* With stacks, the creation stack too: a wrapper's objects share its
+	 * caller but not their stacks (analysis/symbols names them after the
+	 * wrapper's callers). 0 without stacks: the caller alone. */
+	uint64_t kb = o->caller ^ sa_symbols_creation_stack(m, oi) * 0x9e3779b97f4a7c15ull;
+	int64_t ci = sa_map_get(&m->class_map, ka, kb);
 	struct sa_object *c;
 	if (ci < 0) {
 		uint32_t n;
-		if (!(c = sa_model_slot(m, &n)) || sa_map_put(&m->class_map, ka, m->objs[oi].caller, n)) {
+		if (!(c = sa_model_slot(m, &n)) || sa_map_put(&m->class_map, ka, kb, n)) {
 			m->oom = 1;
 			return;
 		}

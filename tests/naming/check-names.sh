@@ -49,4 +49,16 @@ done
 	pass "the pool's mutexes: one klass" || fail "the pool's mutexes: several klasses"
 [ "$(cut -f5 "$T/n3" | sort -u | wc -l)" -eq 6 ] && pass "stacks: 6 classes for 8 objects" ||
 	fail "stacks: $(cut -f5 "$T/n3" | sort -u | wc -l) classes, want 6"
+
+# Classes (the model folds objects at exit): without stacks the wrapper's
+# four mutexes are one class; with stacks one per caller of the wrapper.
+names -p "$T/t1" "$T/c1"
+names -p "$T/t3" "$T/c3"
+inst() { awk -F'\t' -v n="$2" '$3 == n { print $8 }' "$1" | tr '\n' ' '; }
+[ "$(inst "$T/c1" "init in mutex_new ($s:$L_wrap)")" = "4 " ] && pass "no stacks: one class of 4" ||
+	fail "no stacks: classes of mutex_new: '$(inst "$T/c1" "init in mutex_new ($s:$L_wrap)")'"
+[ "$(inst "$T/c3" "init in pool_new ($s:$L_pool)")" = "3 " ] &&
+	[ "$(inst "$T/c3" "init in queue_new ($s:$L_queue)")" = "1 " ] &&
+	pass "stacks: a class of 3 (pool_new), one of 1 (queue_new)" ||
+	fail "stacks: classes: $(cut -f3,8 "$T/c3" | tr '\n\t' ' =')"
 finish

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "sa_checks.h"
+#include "sa_export.h"
 #include "sa_graph.h"
 #include "sa_guard.h"
 #include "sa_timeline.h"
@@ -23,7 +24,8 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: " PROG " [--format text|json|csv|html] [--sort wait|contended|acquisitions|hold]\n"
+	fprintf(f, "usage: " PROG " [--format text|json|csv|html|folded|pprof|chrome]\n"
+		   "       [--sample wait|contentions|hold|wasted_wakes] [--sort wait|contended|acquisitions|hold]\n"
 		   "       [--by class|object|site] [--all] [--wide] [--top N] [--checks]\n"
 		   "       [--window START,END] [--work-event EVENT[/FIELD]] [-o FILE] TRACE_PATH...\n"
 		   "Each TRACE_PATH is a CTF trace directory or a directory searched for them\n"
@@ -35,10 +37,16 @@ static void usage(FILE *f)
 		   "--wide: text with every table, every column and every row.\n"
 		   "--checks: debug checks (misuse, lock-order inversions) as one more table.\n"
 		   "--window START,END: the HTML timeline's window, in seconds from the first\n"
-		   "event (default: the busiest second).\n"
+		   "event (default: the busiest second); the exports: what ended in it.\n"
 		   "--work-event PROVIDER:EVENT[/FIELD]: the unit of work of the wakeups-per-unit\n"
 		   "tables: one per such event (or its integer FIELD's value), any event in the\n"
-		   "trace; default: the program's synctrace_work_done() calls.\n");
+		   "trace; default: the program's synctrace_work_done() calls.\n"
+		   "Exports for other viewers (-o FILE or standard output): folded (flame graphs:\n"
+		   "process;thread;frames;kind lock VALUE, VALUE per --sample, default wait ns),\n"
+		   "pprof (gzipped profile.proto for go tool pprof: contentions, delay, hold,\n"
+		   "wasted_wakes, spin; labels lock, kind, process, thread, pid, tid), chrome\n"
+		   "(Trace Event JSON for Perfetto / chrome://tracing: waits per thread, wake\n"
+		   "flows, waiters of the top locks; at most 200000 waits and wakes kept).\n");
 }
 
 /* ---- finding trace directories ------------------------------------------ */
@@ -131,6 +139,14 @@ static int report(void *arg, uint64_t stop_after, volatile uint64_t *progress, i
 		rc = 2;
 		goto out;
 	}
+	if (st.opts.format >= SA_FMT_FOLDED &&
+	    !(st.opts.exp = sa_export_attach(st.model, (enum sa_xformat)(st.opts.format -
+									 SA_FMT_FOLDED)))) {
+		rc = 2;
+		goto out;
+	}
+	if (st.opts.exp && r->have_window)
+		sa_export_window(st.opts.exp, r->win_start, r->win_end);
 	if (st.opts.format == SA_FMT_HTML &&
 	    !(st.opts.timeline = sa_timeline_attach(st.model, r->have_window, r->win_start,
 						    r->win_end))) {
@@ -159,13 +175,18 @@ static int report(void *arg, uint64_t stop_after, volatile uint64_t *progress, i
 				r->npaths > 1 ? " (and the other paths)" : "");
 			if (!st.opts.partial)
 				rc = rc ? rc : 1;
+			if (st.opts.format >= SA_FMT_FOLDED) /* still a valid, empty file */
+				sa_graph_message(&st.opts, "no synctrace events in the trace");
 		}
 		FILE *out = stdout;
 		if (r->outpath && !(out = fopen(r->outpath, "w"))) {
 			fprintf(stderr, PROG ": %s: %s\n", r->outpath, strerror(errno));
 			rc = 2;
-		} else if (st.synctrace_events || st.opts.partial) {
-			sa_report_render(st.model, &st.opts, out);
+		} else if (st.synctrace_events || st.opts.partial || st.opts.format >= SA_FMT_FOLDED) {
+			if (sa_report_render(st.model, &st.opts, out) && st.opts.format >= SA_FMT_FOLDED) {
+				fprintf(stderr, PROG ": out of memory writing the export\n");
+				rc = 2;
+			}
 			if (ferror(out) || (out != stdout && fclose(out))) {
 				fprintf(stderr, PROG ": writing the report failed\n");
 				rc = 2;
@@ -182,6 +203,7 @@ out:
 	sa_model_free(st.model);
 	sa_checks_free(st.opts.checks);
 	sa_timeline_free(st.opts.timeline);
+	sa_export_free(st.opts.exp);
 	return rc;
 }
 
@@ -198,6 +220,7 @@ int main(int argc, char **argv)
 		{ "by", required_argument, NULL, 'B' },
 		{ "all", no_argument, NULL, 'A' },
 		{ "wide", no_argument, NULL, 'D' },
+		{ "sample", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -209,7 +232,7 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'f':
 			if ((c = sa_report_parse_format(optarg)) < 0) {
-				fprintf(stderr, PROG ": unknown format '%s' (text, json, csv, html)\n", optarg);
+				fprintf(stderr, PROG ": unknown format '%s' (text, json, csv, html, folded, pprof, chrome)\n", optarg);
 				return 2;
 			}
 			r.opts.format = (enum sa_format)c;
@@ -242,6 +265,14 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			r.opts.by = (enum sa_by)c;
+			break;
+		case 'S':
+			if ((c = sa_export_parse_sample(optarg)) < 0) {
+				fprintf(stderr, PROG ": --sample wants wait, contentions, hold or "
+						"wasted_wakes, not '%s'\n", optarg);
+				return 2;
+			}
+			r.opts.sample = c;
 			break;
 		case 'A':
 			r.opts.all = 1;

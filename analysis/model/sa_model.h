@@ -191,6 +191,7 @@ struct sa_model {
 		uint32_t ti, oi;
 		enum sa_wait_kind kind;
 		uint64_t ns;
+		unsigned flags;  /* SA_WAITED_* */
 	} ev_wait;
 	/* The hold a mutex:released being fed ended, when the event gives it
 	 * (mutex.c reads either trace format). */

@@ -183,6 +183,7 @@ void sa_model_waited(struct sa_model *m, uint32_t ti, uint32_t oi, enum sa_wait_
 	m->ev_wait.oi = oi;
 	m->ev_wait.kind = k;
 	m->ev_wait.ns = ns;
+	m->ev_wait.flags = flags;
 	t->waits++;
 	t->wait_ns += ns;
 	t->timeouts += timed_out != 0;

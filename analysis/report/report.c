@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sa_export.h"
 #include "sa_html.h"
 #include "sa_report.h"
 #include "sa_waits_view.h"
@@ -35,7 +36,8 @@ int sa_report_parse_sort(const char *s)
 int sa_report_parse_format(const char *s)
 {
 	static const char *const n[] = { [SA_FMT_TEXT] = "text", [SA_FMT_JSON] = "json",
-		[SA_FMT_CSV] = "csv", [SA_FMT_HTML] = "html" };
+		[SA_FMT_CSV] = "csv", [SA_FMT_HTML] = "html", [SA_FMT_FOLDED] = "folded",
+		[SA_FMT_PPROF] = "pprof", [SA_FMT_CHROME] = "chrome" };
 	return lookup(s, n, (int)SA_N(n));
 }
 
@@ -66,6 +68,12 @@ static void text_head(const struct sa_model *m, const struct sa_report_opts *o, 
 
 int sa_report_render(const struct sa_model *m, const struct sa_report_opts *o, FILE *out)
 {
+	switch (o->format) { /* the exports build no table */
+	case SA_FMT_FOLDED: return sa_export_folded(m, o, out);
+	case SA_FMT_PPROF: return sa_export_pprof(m, o, out);
+	case SA_FMT_CHROME: return sa_export_chrome(m, o, out);
+	default: break;
+	}
 	struct sa_report r = { 0 };
 	for (unsigned i = 0; i < SA_N(modules); i++)
 		modules[i](m, o, &r);

@@ -16,6 +16,7 @@ enum sa_by { SA_BY_CLASS, SA_BY_OBJECT, SA_BY_SITE };
 
 struct sa_checks;
 struct sa_timeline;
+struct sa_export;
 
 struct sa_report_opts {
 	enum sa_format format;
@@ -29,6 +30,8 @@ struct sa_report_opts {
 	unsigned nmessages;
 	struct sa_checks *checks;     /* --checks: the checks observer (sa_checks.h), or NULL */
 	struct sa_timeline *timeline; /* html: the timeline observer (sa_timeline.h), or NULL */
+	struct sa_export *exp;    /* pprof, chrome, folded: the export observer (sa_export.h) */
+	int sample;               /* folded: --sample (enum sa_xsample) */
 };
 
 struct sa_waits_view;

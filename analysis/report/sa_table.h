@@ -88,7 +88,9 @@ void sa_table_note(struct sa_table *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void sa_table_free(struct sa_table *t);
 
-enum sa_format { SA_FMT_TEXT, SA_FMT_JSON, SA_FMT_CSV, SA_FMT_HTML };
+enum sa_format { SA_FMT_TEXT, SA_FMT_JSON, SA_FMT_CSV, SA_FMT_HTML,
+		 /* the exports (analysis/export, sa_export.h) */
+		 SA_FMT_FOLDED, SA_FMT_PPROF, SA_FMT_CHROME };
 /* A cell as text (the text renderer's form: units, grouped digits). */
 void sa_cell_text(const struct sa_col *col, const struct sa_cell *x, char *buf, size_t n);
 /* wide: every column, every row (else SA_COL_WIDE columns are left out,

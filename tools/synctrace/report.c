@@ -12,7 +12,8 @@
 
 static void help(void)
 {
-	fputs("usage: synctrace report [--format text|json|csv|html] [--sort KEY] [--top N]\n"
+	fputs("usage: synctrace report [--format text|json|csv|html|folded|pprof|chrome]\n"
+	      "                        [--sample KIND] [--sort KEY] [--top N] [--window S,E]\n"
 	      "                        [--by class|object|site] [--all] [--wide] [-o FILE] TRACE...\n"
 	      "Analyse synctrace recordings (folders written by 'synctrace record', or any\n"
 	      "folder holding them) and print the reports. The options are the analyzer's,\n"

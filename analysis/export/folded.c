@@ -1,0 +1,103 @@
+/* Folded stacks (flamegraph.pl, speedscope, inferno): one line per
+ * distinct stack, root first,
+ *   process;thread;outermost frame;...;innermost frame;kind lock VALUE
+ * VALUE: wait ns (default), contentions, hold ns or wasted wakes
+ * (--sample). Frames are "function (file:line)" as the report writes
+ * call sites; without --stacks the call site alone. Lines are sorted;
+ * equal stacks (objects folded into one class, threads of one name) are
+ * summed; lines whose value is 0 are left out; --top N keeps the N
+ * locks with the most wait. Notes (partial, discarded
+ * events) go first as "# " lines, which the folded readers skip. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sa_export.h"
+#include "sa_symbols.h"
+
+struct line {
+	char *s;
+	uint64_t v;
+};
+
+/* Append s to b at *len, ';' and newlines made ':' and ' ' (they would
+ * split a frame or a line). */
+static void put(char *b, size_t cap, size_t *len, const char *s, int sep)
+{
+	if (sep && *len + 1 < cap)
+		b[(*len)++] = ';';
+	for (; *s && *len + 1 < cap; s++)
+		b[(*len)++] = *s == ';' ? ':' : (*s == '\n' || *s == '\r') ? ' ' : *s;
+	b[*len] = 0;
+}
+
+static uint64_t value(const struct sa_xrow *r, int sample)
+{
+	switch (sample) {
+	case SA_XS_CONTENTIONS: return r->contentions;
+	case SA_XS_HOLD: return r->hold_ns;
+	case SA_XS_WASTED: return r->wasted;
+	default: return r->wait_ns;
+	}
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+	return strcmp(((const struct line *)a)->s, ((const struct line *)b)->s);
+}
+
+static void note(void *ctx, const char *s)
+{
+	fprintf(ctx, "# %s\n", s);
+}
+
+int sa_export_folded(const struct sa_model *m, const struct sa_report_opts *o, FILE *out)
+{
+	const struct sa_export *x = o->exp;
+	struct line *ls = x && x->nrows ? calloc(x->nrows, sizeof(*ls)) : NULL;
+	uint32_t n = 0;
+	if (x && x->nrows && !ls)
+		return -1;
+	unsigned ntop;
+	uint32_t *top = sa_export_top(m, o, &ntop);
+	sa_export_notes(m, o, note, out);
+	for (uint32_t i = 0; x && i < x->nrows; i++) {
+		const struct sa_xrow *r = &x->rows[i];
+		uint64_t v = value(r, o->sample);
+		if (!v || !sa_export_keep(m, top, ntop, r))
+			continue;
+		char b[4096], f[512];
+		size_t len = 0;
+		const struct sa_thread *t = &m->threads[r->thread];
+		put(b, sizeof(b), &len, sa_proc_name(m, t->proc), 0);
+		put(b, sizeof(b), &len, t->procname, 1);
+		const uint64_t *fr;
+		unsigned nf = sa_xrow_frames(m, r, &fr);
+		for (unsigned k = nf; k-- > 0;)
+			put(b, sizeof(b), &len, sa_site_name(m, t->proc, fr[k], f, sizeof(f)), 1);
+		snprintf(f, sizeof(f), "%s ", sa_xkind_name(m, r));
+		put(b, sizeof(b), &len, f, 1);
+		put(b, sizeof(b), &len, sa_xlock_name(m, r->obj, f, sizeof(f)), 0);
+		if (!(ls[n].s = strdup(b))) {
+			while (n--)
+				free(ls[n].s);
+			free(ls);
+			free(top);
+			return -1;
+		}
+		ls[n++].v = v;
+	}
+	if (n)
+		qsort(ls, n, sizeof(*ls), cmp_line);
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t v = ls[i].v;
+		while (i + 1 < n && !strcmp(ls[i].s, ls[i + 1].s))
+			v += ls[++i].v;
+		fprintf(out, "%s %" PRIu64 "\n", ls[i].s, v);
+	}
+	for (uint32_t i = 0; i < n; i++)
+		free(ls[i].s);
+	free(ls);
+	free(top);
+	return 0;
+}

@@ -41,9 +41,35 @@ static void usage(FILE *f)
 static char **found;
 static unsigned nfound, capfound;
 
+/* `synctrace record` leaves "KEY: TEXT" lines in the trace folder when the
+ * recording was bounded (tools/synctrace/limits.c: a cut by --max-size or
+ * --duration, a --keep-last ring); each becomes a report message. */
+#define RECORD_NOTE "synctrace-record.txt"
+static char *notes[8];
+static unsigned nnotes;
+
+static void read_note(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+	while (f && nnotes < sizeof(notes) / sizeof(notes[0]) && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		char *text = strstr(line, ": ");
+		if (!text || (strncmp(line, "cut:", 4) && strncmp(line, "rotating:", 9)))
+			continue;
+		notes[nnotes] = strdup(text + 2);
+		if (notes[nnotes])
+			nnotes++;
+	}
+	if (f)
+		fclose(f);
+}
+
 static int visit(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
 	(void)st;
+	if (type == FTW_F && !strcmp(path + ftw->base, RECORD_NOTE))
+		read_note(path);
 	if (type != FTW_F || strcmp(path + ftw->base, "metadata"))
 		return 0;
 	if (nfound == capfound) {
@@ -108,6 +134,8 @@ static int report(void *arg, uint64_t stop_after, volatile uint64_t *progress, i
 		rc = 2;
 		goto out;
 	}
+	for (unsigned i = 0; i < nnotes; i++)
+		sa_graph_message(&st.opts, "%s", notes[i]);
 	if ((rc = sa_graph_read(&cls, &st, found, nfound, 0)) == 2)
 		goto out;
 	if (st.stopped) {

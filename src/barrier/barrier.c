@@ -135,11 +135,15 @@ int st_barrier_destroy(struct st_barrier *b, const void *caller)
 {
 	int shared = b->shared != 0, v;
 	st_set_caller(caller);
-	/* Partly gathered: threads are blocked in it. glibc answers EBUSY. */
-	if (st_load_relaxed(&b->arrived)) {
-		ST_TRACE(barrier, destroy, b, caller, EBUSY, (int)st_load_relaxed(&b->arrived));
-		return EBUSY;
-	}
+	/* Partly gathered: threads are blocked in it (POSIX: undefined). As
+	 * glibc's, wait until other arrivals complete the round, then for
+	 * its threads to leave, and return 0: the memory is not freed under
+	 * them. We wait as an extra arrival does, without arriving (b is
+	 * valid: only its destroyer may free it). */
+	uint64_t d = __atomic_load_n(&b->data, __ATOMIC_ACQUIRE);
+	int blocked = (int)(unsigned)d;
+	if (blocked)
+		wait_round(b, round_of(d), shared);
 	/* Wait for the last round's waiters to leave (glibc 13065). */
 	while ((v = st_load_acquire(&b->leaving)) != 0) {
 		if (!(v & ST_BARRIER_DESTROYER)) {
@@ -150,7 +154,7 @@ int st_barrier_destroy(struct st_barrier *b, const void *caller)
 			break;
 		st_futex_wait(&b->leaving, v, shared, CLOCK_REALTIME, 0, b);
 	}
-	ST_TRACE(barrier, destroy, b, caller, 0, 0);
+	ST_TRACE(barrier, destroy, b, caller, 0, blocked);
 	b->count = 0;
 	return 0;
 }

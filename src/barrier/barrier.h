@@ -48,6 +48,14 @@
  *                                                    (acquire load of
  *                                                    data), then
  *                                                    leaving -1 (release)
+ *   GATHERING(r,k>0) (unchanged)       destroy       waits as a waiter of   -
+ *   or FULL(r)                                       r does (ASLEEP CAS,
+ *                                                    futex-wait), without
+ *                                                    arriving
+ *   (no round        (destroyed)       destroy       leaving |= DESTROYER   destroy
+ *   in progress)                                     (CAS), futex-wait
+ *                                                    until it is exactly
+ *                                                    DESTROYER
  * NO LOST WAKE-UP: a waiter sleeps only while `round` holds r|ASLEEP (the
  * kernel compares). ASLEEP enters round r only by a waiter's CAS whose
  * expected word has round r, and round r ends only by the opener's
@@ -69,7 +77,10 @@
  * gone barrier is at worst spurious, or EFAULT) and traces the pointer.
  * The one that brings `leaving` to exactly ST_BARRIER_DESTROYER wakes the
  * destroyer (by address too). Arrivals of the next round may start before
- * the last round has left: `leaving` simply adds them up. */
+ * the last round has left: `leaving` simply adds them up. A destroy that
+ * finds threads blocked in a round (undefined in POSIX) waits, as glibc's
+ * does, until other arrivals complete it, and only then drains `leaving`:
+ * the waiters of that round are counted there once it has opened. */
 #ifndef ST_BARRIER_H
 #define ST_BARRIER_H
 

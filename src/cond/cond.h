@@ -149,6 +149,11 @@
  * signal, and the spinner keeps a CPU from the producers; asleep, it
  * wakes to a batch (the two-queue workload of the 2003 seed; bench/README).
  *
+ * DESTROY (private). Nodes still queued mean threads blocked on c: destroy
+ * returns EBUSY and changes nothing (a misuse event says so; glibc's would
+ * sleep until they left). Else it drains `refs` as above; signalers have
+ * already waited for the LEAVING waiters they met.
+ *
  * PROCESS-SHARED CONDVARS: no nodes (they would be in another process's
  * address space). A waiter reads `seq`, counts itself in `waiters`, releases
  * the mutex and sleeps while seq is unchanged; a signal with waiters counted
@@ -234,7 +239,7 @@ enum st_cond_woke {
 /* `what` of the misuse event. */
 enum st_cond_misuse {
 	ST_COND_MISUSE_TWO_MUTEXES = 1,      /* waited on with two mutexes at once */
-	ST_COND_MISUSE_DESTROY_WAITERS = 2,  /* destroyed with waiters queued */
+	ST_COND_MISUSE_DESTROY_WAITERS = 2,  /* destroy with waiters queued: EBUSY */
 };
 
 static inline struct st_cond *st_cond(pthread_cond_t *c)

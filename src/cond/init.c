@@ -1,4 +1,5 @@
 /* pthread_cond_init / pthread_cond_destroy. */
+#include <errno.h>
 #include <string.h>
 
 #include "cond/cond.h"
@@ -55,14 +56,22 @@ int st_cond_destroy(pthread_cond_t *pc, const void *caller)
 		 * last has left. */
 		drain(c, &c->waiters, 1);
 	} else {
+		/* Nodes still queued: threads are blocked on c (POSIX:
+		 * undefined). glibc's destroy sleeps until they leave, which
+		 * only a timeout, a cancel or a signal racing the destroy can
+		 * bring; we answer EBUSY and leave c as it was, so a program
+		 * that checks can signal them and destroy again (README,
+		 * Compatibility with glibc). Only a read of head: a queued
+		 * waiter keeps c alive. */
+		struct st_cond_waiter *h = st_load_acquire(&c->head);
+		if (h) {
+			st_cond_misuse(c, caller, ST_COND_MISUSE_DESTROY_WAITERS, 0, h);
+			return EBUSY;
+		}
 		/* Signalers wait for the LEAVING waiters they met. Waiters a
 		 * single signal took from their sleep hold a ref until they no
 		 * longer use c (cond.h: CANCELLED AND SIGNALED): wait for them;
-		 * none needs the mutex to let go, so holding it is fine. Nodes
-		 * still queued are the program's bug (POSIX: undefined). */
-		struct st_cond_waiter *h = st_load_acquire(&c->head);
-		if (h)
-			st_cond_misuse(c, caller, ST_COND_MISUSE_DESTROY_WAITERS, 0, h);
+		 * none needs the mutex to let go, so holding it is fine. */
 		/* refs grows only inside a signal, which may not overlap a
 		 * destroy: 0 now stays 0. */
 		if (st_load_acquire(&c->refs))

@@ -24,7 +24,8 @@ struct undo {
 	const void *caller;
 };
 
-/* The routine was cancelled: RUNNING/WAITED → NEVER, the next caller runs it. */
+/* The routine was cancelled, or threw (a landing pad: -fexceptions):
+ * RUNNING/WAITED → NEVER, the next caller runs it. */
 static void cancelled(void *p)
 {
 	struct undo *u = p;

@@ -18,8 +18,13 @@
  *   RUNNING/  DONE     the runner       swap →3 (release); wake  finished (cancelled 0)
  *   WAITED                              all if it was WAITED
  *   RUNNING/  NEVER    the runner,      swap →0 (release); wake  finished (cancelled 1)
- *   WAITED             cancelled        all if it was WAITED: a
- *                      (cleanup handler) woken caller runs it
+ *   WAITED             cancelled, or    all if it was WAITED: a
+ *                      its routine      woken caller runs it
+ *                      threw (cleanup
+ *                      handler)
+ * The cleanup handler runs on any unwind through the routine: once.c is
+ * built with -fexceptions (CMakeLists.txt), so a C++ exception resets the
+ * once on its way to the caller, as glibc's does.
  * Waiters return once they read DONE (acquire: the routine's effects are
  * theirs). The once object is static in practice; it is read after the
  * swap only by address (the wake). A fork while RUNNING leaves the child's

@@ -78,6 +78,12 @@
  * so the last waiter may destroy and free it at once. A poster reads
  * `private` before its CAS and only the address after it.
  *
+ * CANCELLATION: sem_wait and sem_timedwait act on a pending cancel before
+ * their first CAS (export/sem.c, as glibc); inside, the sleep is the one
+ * cancellation point (asynchronous around the futex call alone, as in
+ * src/cond), and a cancel there drops the registration (the cleanup
+ * transition above).
+ *
  * No counters live in the object (no lock to keep them under, and an extra
  * atomic per operation is not free): uncontended traffic is visible only at
  * full level. */

@@ -131,11 +131,11 @@ static int shell_status(int status)
 	return ST_EXIT_FAILURE;
 }
 
-static int wait_child(pid_t p, int show_progress)
+static int wait_child(pid_t p, int show_progress, int poll)
 {
 	int status;
 	for (;;) {
-		pid_t r = waitpid(p, &status, show_progress ? WNOHANG : 0);
+		pid_t r = waitpid(p, &status, poll ? WNOHANG : 0);
 		if (r == p)
 			return status;
 		if (r < 0 && errno != EINTR) {
@@ -145,7 +145,9 @@ static int wait_child(pid_t p, int show_progress)
 		if (r == 0) {
 			struct timespec ts = { 0, 100000000L };
 			nanosleep(&ts, NULL);
-			progress_tick();
+			limits_tick();
+			if (show_progress)
+				progress_tick();
 		}
 	}
 }
@@ -191,7 +193,7 @@ int child_run(char **argv, const struct record_opts *o, const char *lib, const c
 	}
 	if (show)
 		progress_start("recording");
-	int status = wait_child(p, show);
+	int status = wait_child(p, show, show || limits_active(o));
 	child_pid = 0;
 	if (show)
 		progress_end();

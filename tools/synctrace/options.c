@@ -1,5 +1,7 @@
 /* The record options, shared by `record` and `run`. */
+#include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +30,63 @@ static int valid_spin(const char *s)
 	return 1;
 }
 
+int parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (end == s || errno || v < 0 || isnan(v))
+		return -1;
+	double mult = 1;
+	switch (*end) {
+	case 'k': case 'K': mult = 1024.0; end++; break;
+	case 'm': case 'M': mult = 1024.0 * 1024; end++; break;
+	case 'g': case 'G': mult = 1024.0 * 1024 * 1024; end++; break;
+	}
+	if (*end == 'B' || *end == 'b')
+		end++;
+	v *= mult;
+	if (*end || v >= 18e18)
+		return -1;
+	*out = (uint64_t)v;
+	return 0;
+}
+
+int parse_duration_ms(const char *s, int64_t *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (end == s || errno || v < 0 || isnan(v))
+		return -1;
+	double mult = 1000;
+	if (!strcmp(end, "ms"))
+		mult = 1;
+	else if (!strcmp(end, "s") || !*end)
+		mult = 1000;
+	else if (!strcmp(end, "m") || !strcmp(end, "min"))
+		mult = 60e3;
+	else if (!strcmp(end, "h"))
+		mult = 3600e3;
+	else
+		return -1;
+	v *= mult;
+	if (v >= 9e18)
+		return -1;
+	*out = (int64_t)v;
+	return 0;
+}
+
+static int size_opt(const char *name, const char *arg, uint64_t min, uint64_t *out)
+{
+	if (parse_size(arg, out) || *out < min) {
+		say("%s wants a size of at least %llu bytes (4096, 512k, 64M, 1G), not '%s'", name,
+		    (unsigned long long)min, arg);
+		return -1;
+	}
+	return 0;
+}
+
 int record_parse(int argc, char **argv, struct record_opts *o, void (*help)(void), int for_run)
 {
 	static const struct option longs[] = {
@@ -35,16 +94,24 @@ int record_parse(int argc, char **argv, struct record_opts *o, void (*help)(void
 		{ "level", required_argument, 0, 'l' },
 		{ "spin", required_argument, 0, 's' },
 		{ "blocking", optional_argument, 0, 'b' },
+		{ "no-blocking", no_argument, 0, 'n' },
 		{ "quiet", no_argument, 0, 'q' },
 		{ "stacks", no_argument, 0, 'k' },
 		{ "help", no_argument, 0, 'h' },
+		{ "buffer-size", required_argument, 0, 'B' },
+		{ "max-size", required_argument, 0, 'M' },
+		{ "duration", required_argument, 0, 'D' },
+		{ "keep-last", required_argument, 0, 'K' },
+		{ "warn-rate", required_argument, 0, 'W' },
 		{ "format", required_argument, 0, 'F' },
 		{ "sort", required_argument, 0, 'S' },
 		{ "top", required_argument, 0, 'T' },
 		{ 0, 0, 0, 0 },
 	};
 	memset(o, 0, sizeof(*o));
-	o->blocking_us = -1;
+	o->blocking = 1;
+	o->blocking_us = ST_BLOCKING_US_DEFAULT;
+	o->warn_rate = ST_WARN_RATE_DEFAULT;
 	optind = 1;
 	opterr = 0;
 	int c;
@@ -70,6 +137,7 @@ int record_parse(int argc, char **argv, struct record_opts *o, void (*help)(void
 			break;
 		case 'b':
 			o->blocking = 1;
+			o->blocking_us = -1;
 			if (optarg) {
 				char *end;
 				long long v = strtoll(optarg, &end, 10);
@@ -80,6 +148,9 @@ int record_parse(int argc, char **argv, struct record_opts *o, void (*help)(void
 				o->blocking_us = v;
 			}
 			break;
+		case 'n':
+			o->blocking = 0;
+			break;
 		case 'q':
 			o->quiet = 1;
 			break;
@@ -89,6 +160,30 @@ int record_parse(int argc, char **argv, struct record_opts *o, void (*help)(void
 		case 'h':
 			help();
 			return 1;
+		case 'B':
+			if (size_opt("--buffer-size", optarg, 8192, &o->buffer_size))
+				return -1;
+			break;
+		case 'M':
+			if (size_opt("--max-size", optarg, 1, &o->max_size))
+				return -1;
+			break;
+		case 'K':
+			if (size_opt("--keep-last", optarg, 1 << 20, &o->keep_last))
+				return -1;
+			break;
+		case 'W':
+			if (parse_size(optarg, &o->warn_rate)) {
+				say("--warn-rate wants bytes per second (64M; 0: never), not '%s'", optarg);
+				return -1;
+			}
+			break;
+		case 'D':
+			if (parse_duration_ms(optarg, &o->duration_ms) || o->duration_ms == 0) {
+				say("--duration wants a time (30s, 500ms, 2m, 1h), not '%s'", optarg);
+				return -1;
+			}
+			break;
 		case 'F':
 		case 'S':
 		case 'T':

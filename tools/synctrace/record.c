@@ -21,11 +21,21 @@ static void help(void)
 	      "  -l, --level LEVEL     contention (default: events on slow paths only) or\n"
 	      "                        full (also every uncontended lock/unlock pair)\n"
 	      "  -s, --spin STRATEGY   none, bail, full, N, bail:N or full:N (SYNCTRACE_SPIN)\n"
-	      "      --blocking[=USEC] lose no event: the program waits for buffer space\n"
+	      "      --blocking[=USEC] when the buffers are full the program waits for space\n"
 	      "                        (LTTNG_UST_ALLOW_BLOCKING=1), at most USEC per event\n"
-	      "                        (default: as long as it takes)\n"
+	      "                        (default: 100000; --blocking alone: as long as it takes)\n"
+	      "      --no-blocking     never wait: events that find the buffers full are\n"
+	      "                        discarded (and counted in the report)\n"
 	      "      --stacks          record call stacks at first use and on contended\n"
 	      "                        paths (SYNCTRACE_STACKS=1; the report names call sites)\n"
+	      "      --buffer-size SIZE  channel buffer per CPU (default 8M; each process\n"
+	      "                        maps it: larger costs every process more to start)\n"
+	      "      --max-size SIZE   stop recording when the trace reaches SIZE (64M, 1G);\n"
+	      "                        the command runs on, untraced, and the report says so\n"
+	      "      --duration TIME   stop recording after TIME (30s, 500ms, 2m)\n"
+	      "      --keep-last SIZE  rotate: keep about the last SIZE of the trace (servers)\n"
+	      "      --warn-rate RATE  warn once when the trace grows faster than RATE bytes/s\n"
+	      "                        (default 64M; 0: never)\n"
 	      "  -q, --quiet           no messages but errors, no progress indicator\n"
 	      "  -h, --help            this help\n"
 	      "\n"
@@ -71,6 +81,7 @@ int record_traced(const struct record_opts *o, char *dir, size_t size, int *stat
 		sessiond_stop();
 		return ST_EXIT_FAILURE;
 	}
+	limits_start(o, name, dir);
 	*status = child_run(o->argv, o, lib, tp);
 	session_stop(name);
 	session_destroy(name);

@@ -1,11 +1,14 @@
 /* The tracing session, through liblttng-ctl: per-UID user-space buffers
- * sized so an ordinary run loses nothing (8 MiB x 16 held a 10M-event
- * burst from two threads), synctrace's events and lttng-ust's statedump
+ * (ST_BUFFER_DEFAULT a CPU, or --buffer-size: each new process maps them,
+ * and the time that takes grows with their size; doc/design.md), with
+ * --keep-last a ring of trace files per stream, synctrace's events and lttng-ust's statedump
  * (for symbolization), contexts vpid, vtid, procname. No ip context: it
  * would be the probe's address in libsynctrace (each event carries the
  * program's call site as `caller`), at 15-35 ns per event. */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <lttng/lttng.h>
 
@@ -52,6 +55,39 @@ static int add_contexts(struct lttng_handle *h, const char *name)
 	return 0;
 }
 
+static uint64_t pow2_floor(uint64_t v)
+{
+	uint64_t p = 1;
+	while (p <= v / 2)
+		p *= 2;
+	return p;
+}
+
+/* Sub-buffers for `per_cpu` bytes a CPU: up to 8 of at least 16 KiB, each
+ * a power of two of at least a page (lttng's rules); with --keep-last, no
+ * larger than a trace file (4 files a stream, one stream a CPU). */
+static void channel_geometry(const struct record_opts *o, uint64_t *subbuf, uint64_t *num,
+			     uint64_t *file_size, uint64_t *file_count)
+{
+	uint64_t per_cpu = o->buffer_size ? o->buffer_size : ST_BUFFER_DEFAULT;
+	uint64_t n = 8;
+	while (n > 2 && per_cpu / n < 16384)
+		n /= 2;
+	uint64_t sb = pow2_floor(per_cpu / n);
+	*file_size = *file_count = 0;
+	if (o->keep_last) {
+		long cpus = sysconf(_SC_NPROCESSORS_CONF);
+		*file_count = 4;
+		*file_size = o->keep_last / ((uint64_t)(cpus > 0 ? cpus : 1) * *file_count);
+		if (sb > *file_size)
+			sb = pow2_floor(*file_size);
+		if (*file_size < sb)
+			*file_size = sb;
+	}
+	*subbuf = sb < 4096 ? 4096 : sb;
+	*num = n;
+}
+
 static int enable_channel(struct lttng_handle *h, struct lttng_domain *dom, const char *name,
 			  const struct record_opts *o)
 {
@@ -63,8 +99,12 @@ static int enable_channel(struct lttng_handle *h, struct lttng_domain *dom, cons
 	snprintf(chan->name, sizeof(chan->name), "%s", CHANNEL);
 	chan->enabled = 1;
 	chan->attr.overwrite = 0;
-	chan->attr.subbuf_size = 8u << 20;
-	chan->attr.num_subbuf = 16;
+	uint64_t sb, num, fsize, fcount;
+	channel_geometry(o, &sb, &num, &fsize, &fcount);
+	chan->attr.subbuf_size = sb;
+	chan->attr.num_subbuf = num;
+	chan->attr.tracefile_size = fsize;
+	chan->attr.tracefile_count = fcount;
 	int ret = 0;
 	if (o->blocking)
 		ret = lttng_channel_set_blocking_timeout(chan, o->blocking_us);
@@ -105,17 +145,32 @@ int session_setup(const char *name, const char *dir, const struct record_opts *o
 	return 0;
 }
 
-/* Stop, waiting until every buffer is on disk. */
+/* Stop, waiting until every buffer is on disk. liblttng-ctl's own wait
+ * polls every 200 ms; a 5 ms poll makes a short recording end at once. */
 void session_stop(const char *name)
 {
-	int ret = lttng_stop_tracing(name);
-	if (ret < 0 && ret != -LTTNG_ERR_TRACE_ALREADY_STOPPED)
-		failed("cannot stop tracing", name, ret);
+	int ret = lttng_stop_tracing_no_wait(name);
+	if (ret < 0) {
+		if (ret != -LTTNG_ERR_TRACE_ALREADY_STOPPED)
+			failed("cannot stop tracing", name, ret);
+		return;
+	}
+	for (int i = 0; i < 60000; i++) { /* 5 minutes at most */
+		ret = lttng_data_pending(name);
+		if (ret <= 0)
+			break;
+		struct timespec ts = { 0, 5000000L };
+		nanosleep(&ts, NULL);
+	}
+	if (ret < 0)
+		failed("cannot wait for the trace data", name, ret);
 }
 
+/* After session_stop the data is on disk, so the destroy need not wait
+ * for it again (lttng_destroy_session does, half a second here). */
 void session_destroy(const char *name)
 {
-	int ret = lttng_destroy_session(name);
+	int ret = lttng_destroy_session_no_wait(name);
 	if (ret < 0 && ret != -LTTNG_ERR_SESS_NOT_FOUND)
 		failed("cannot destroy the session", name, ret);
 }

@@ -23,14 +23,31 @@ enum {
 	ST_EXIT_NOTFOUND = 127,  /* the command was not found */
 };
 
+/* The channel's bytes per CPU by default (--buffer-size): doc/design.md
+ * has the start cost and loss figures behind it. */
+#define ST_BUFFER_DEFAULT (8ull << 20)
+
+/* By default a full buffer makes the program wait for the consumer daemon
+ * up to this long per event (then the event is discarded, and counted):
+ * small buffers then lose nothing in a burst (doc/design.md). */
+#define ST_BLOCKING_US_DEFAULT 100000
+
+/* --warn-rate's default: a trace growing faster fills a disk within minutes. */
+#define ST_WARN_RATE_DEFAULT (64ull << 20)
+
 struct record_opts {
 	const char *output;      /* -o DIR, or NULL: a new timestamped folder */
 	const char *level;       /* --level: SYNCTRACE_LEVEL, or NULL */
 	const char *spin;        /* --spin: SYNCTRACE_SPIN, or NULL */
-	int blocking;            /* --blocking */
-	int64_t blocking_us;     /* its channel timeout (-1: forever) */
+	int blocking;            /* wait for buffer space (default; --no-blocking: discard) */
+	int64_t blocking_us;     /* its channel timeout (-1: forever; --blocking=USEC) */
 	int quiet;               /* --quiet: no messages but errors */
 	int stacks;              /* --stacks: SYNCTRACE_STACKS=1 (call stacks) */
+	uint64_t buffer_size;    /* --buffer-size: channel bytes per CPU (0: the default) */
+	uint64_t max_size;       /* --max-size: stop recording at this many bytes (0: none) */
+	int64_t duration_ms;     /* --duration: stop recording after this long (0: none) */
+	uint64_t keep_last;      /* --keep-last: rotate, keeping about this many bytes */
+	uint64_t warn_rate;      /* --warn-rate: bytes/s above which to warn (0: never) */
 	char *report_args[7];    /* run: --format/--sort/--top for the report */
 	int nreport;
 	char **argv;             /* the command, NULL-terminated; NULL: none */
@@ -68,6 +85,23 @@ int child_check(const char *cmd);
 int child_run(char **argv, const struct record_opts *o, const char *lib, const char *tp);
 extern volatile int child_interrupted;   /* a SIGINT/SIGTERM/SIGHUP arrived */
 void signals_install(void);
+
+/* The note a recording leaves in its folder ("KEY: TEXT" lines, read by
+ * analysis/bt2 as report messages): a cut (--max-size, --duration) or a
+ * rotating recording (--keep-last). */
+#define ST_RECORD_NOTE "synctrace-record.txt"
+
+/* limits.c: --max-size, --duration, --warn-rate (watched from the wait
+ * loop), the --keep-last note. */
+int limits_active(const struct record_opts *o);
+void limits_start(const struct record_opts *o, const char *session, const char *dir);
+void limits_tick(void);
+int limits_stopped(void);
+
+/* options.c: "64M", "1.5G", "4096" (k, M, G: powers of 1024); "30s",
+ * "500ms", "2m", "1h" (a bare number: seconds). 0, or -1. */
+int parse_size(const char *s, uint64_t *out);
+int parse_duration_ms(const char *s, int64_t *out);
 
 /* progress.c */
 void progress_start(const char *what);

@@ -2,9 +2,11 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <gnu/libc-version.h>
 #include <linux/futex.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -23,22 +25,31 @@ static inline int priv(int shared)
 }
 
 /* glibc's word of cancellation bits in the thread descriptor (nptl's
- * descr.h; the bits as in glibc 2.36). Its offset is in the descriptor
+ * descr.h; these bits up to glibc 2.38 at least, ST_GLIBC_CANCEL_BITS_MAX;
+ * a later glibc gets no wait, as before). Its offset is in the descriptor
  * glibc exports for libthread_db: { bits, count, offset }. */
 #define GLIBC_CANCELING 0x04 /* pthread_cancel sent the cancellation signal */
 #define GLIBC_CANCELED 0x08  /* the signal arrived (or the cancel needs none) */
-static const uint32_t *volatile cancel_desc; /* (void *)-1: not this glibc */
+#define ST_GLIBC_CANCEL_BITS_MAX 38 /* 2.MAX */
+static long cancel_offset = -1; /* -1: not a glibc whose word we know */
 
-static volatile int *cancel_word(void)
+static int glibc_bits_known(void)
 {
-	const uint32_t *d = __atomic_load_n(&cancel_desc, __ATOMIC_ACQUIRE);
-	if (!d) {
-		d = dlvsym(RTLD_DEFAULT, "_thread_db_pthread_cancelhandling", "GLIBC_PRIVATE");
-		if (!d || d[0] != 32 || d[1] != 1)
-			d = (const uint32_t *)-1;
-		__atomic_store_n(&cancel_desc, d, __ATOMIC_RELEASE);
-	}
-	return d == (const uint32_t *)-1 ? 0 : (volatile int *)((char *)pthread_self() + d[2]);
+	const char *v = gnu_get_libc_version();
+	int major = 0, minor = 0;
+	return sscanf(v, "%d.%d", &major, &minor) == 2 && major == 2 &&
+	       minor <= ST_GLIBC_CANCEL_BITS_MAX;
+}
+
+/* At load, not on a wait path: dlvsym takes the loader lock, which a
+ * thread in dlopen may hold while it waits for the waiter. */
+__attribute__((constructor)) static void cancel_word_init(void)
+{
+	const uint32_t *d = glibc_bits_known()
+		? dlvsym(RTLD_DEFAULT, "_thread_db_pthread_cancelhandling", "GLIBC_PRIVATE")
+		: 0;
+	if (d && d[0] == 32 && d[1] == 1)
+		cancel_offset = d[2];
 }
 
 /* The asynchronous window is closed; a pthread_cancel that saw it open has
@@ -52,9 +63,12 @@ static volatile int *cancel_word(void)
  * futex wait, so neither can be missed. */
 static void await_cancel_signal(void)
 {
-	volatile int *w = cancel_word();
+	volatile int *w;
 	int v;
-	while (w && ((v = __atomic_load_n(w, __ATOMIC_ACQUIRE)) &
+	if (cancel_offset < 0)
+		return;
+	w = (volatile int *)((char *)pthread_self() + cancel_offset);
+	while (((v = __atomic_load_n(w, __ATOMIC_ACQUIRE)) &
 		     (GLIBC_CANCELING | GLIBC_CANCELED)) == GLIBC_CANCELING)
 		sys_futex(w, FUTEX_WAIT | FUTEX_PRIVATE_FLAG, v, 0, 0, 0);
 }

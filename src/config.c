@@ -21,12 +21,15 @@
 #include "config.h"
 
 #include <dlfcn.h>
+#include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal/trace.h"
 #include "setting/setting.h"
+#include "tracer_keys.h"
 
 int st_spin_mode = ST_SPIN_MODE_BAIL;
 int st_spin_limit = 100;
@@ -88,8 +91,13 @@ static void load_probes(void)
 	int set_timeout = !getenv("LTTNG_UST_REGISTER_TIMEOUT");
 	if (set_timeout)
 		setenv("LTTNG_UST_REGISTER_TIMEOUT", "0", 0);
+	/* lttng-ust's keys go just below ST_KEY_TOP (tracer_keys.h). */
+	pthread_key_t low[ST_KEY_TOP + 1];
+	int err, nlow = st_keys_hold(pthread_key_create, low, ST_KEY_TOP - 3, 0, &err);
 	if (!dlopen(path, RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE))
 		fprintf(stderr, "synctrace: SYNCTRACE_TRACE=1 but %s\n", dlerror());
+	while (nlow > 0)
+		pthread_key_delete(low[--nlow]);
 	if (set_timeout)
 		unsetenv("LTTNG_UST_REGISTER_TIMEOUT");
 }

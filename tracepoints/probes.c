@@ -27,6 +27,7 @@ static int st_meta_repeat;
 #include "st_probes.h"
 #include "shared.h"
 #include "stacks.h"
+#include "tracer.h"
 
 /* synctrace_meta:start and synctrace_meta:config: the announcement.
  *
@@ -225,10 +226,9 @@ static struct st_probes st_table = {
 #undef ST_EVENT
 };
 
-/* The tracer's code: liblttng-ust*, this library, and the urcu / numa
- * libraries lttng-ust brings. A call whose caller is in here is the
- * tracer's own and is never traced. */
-static int is_tracer_object(const char *name)
+/* A call whose caller is in the tracer's code is the tracer's own and is
+ * never traced. */
+int st_is_tracer_object(const char *name)
 {
 	static const char *const parts[] = { "liblttng-ust", "libsynctrace-tp",
 					     "liburcu", "libnuma" };
@@ -247,7 +247,7 @@ static int collect_ranges(struct dl_phdr_info *info, size_t size, void *data)
 {
 	struct collect *c = data;
 	(void)size;
-	if (!info->dlpi_name || !is_tracer_object(info->dlpi_name))
+	if (!info->dlpi_name || !st_is_tracer_object(info->dlpi_name))
 		return 0;
 	for (int i = 0; i < info->dlpi_phnum && c->n < ST_MAX_TRACER_RANGES; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
@@ -268,6 +268,11 @@ __attribute__((constructor)) static void st_tp_init(void)
 	struct collect c = { .n = 0 };
 	Dl_info fork_at;
 	void *fork_fn = dlsym(RTLD_DEFAULT, "fork");
+	/* At exit lttng-ust cancels its threads; glibc's pthread_cancel
+	 * dlopens libgcc_s the first time (to unwind) and aborts the process
+	 * if that fails, as it does out of memory (an address-space limit in
+	 * a forked child). Loaded now, while there is memory, it is there. */
+	dlopen("libgcc_s.so.1", RTLD_NOW | RTLD_NODELETE);
 	dl_iterate_phdr(collect_ranges, &c);
 	st_meta_nonce = st_new_nonce();
 	st_fork_helper = fork_fn && dladdr(fork_fn, &fork_at) && fork_at.dli_fname &&

@@ -1,8 +1,12 @@
 #include "futex.h"
 
+#include <dlfcn.h>
 #include <errno.h>
+#include <gnu/libc-version.h>
 #include <linux/futex.h>
 #include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -18,6 +22,55 @@ static inline long sys_futex(volatile int *addr, int op, int val,
 static inline int priv(int shared)
 {
 	return shared ? 0 : FUTEX_PRIVATE_FLAG;
+}
+
+/* glibc's word of cancellation bits in the thread descriptor (nptl's
+ * descr.h; these bits up to glibc 2.38 at least, ST_GLIBC_CANCEL_BITS_MAX;
+ * a later glibc gets no wait, as before). Its offset is in the descriptor
+ * glibc exports for libthread_db: { bits, count, offset }. */
+#define GLIBC_CANCELING 0x04 /* pthread_cancel sent the cancellation signal */
+#define GLIBC_CANCELED 0x08  /* the signal arrived (or the cancel needs none) */
+#define ST_GLIBC_CANCEL_BITS_MAX 38 /* 2.MAX */
+static long cancel_offset = -1; /* -1: not a glibc whose word we know */
+
+static int glibc_bits_known(void)
+{
+	const char *v = gnu_get_libc_version();
+	int major = 0, minor = 0;
+	return sscanf(v, "%d.%d", &major, &minor) == 2 && major == 2 &&
+	       minor <= ST_GLIBC_CANCEL_BITS_MAX;
+}
+
+/* At load, not on a wait path: dlvsym takes the loader lock, which a
+ * thread in dlopen may hold while it waits for the waiter. */
+__attribute__((constructor)) static void cancel_word_init(void)
+{
+	const uint32_t *d = glibc_bits_known()
+		? dlvsym(RTLD_DEFAULT, "_thread_db_pthread_cancelhandling", "GLIBC_PRIVATE")
+		: 0;
+	if (d && d[0] == 32 && d[1] == 1)
+		cancel_offset = d[2];
+}
+
+/* The asynchronous window is closed; a pthread_cancel that saw it open has
+ * marked us CANCELING and sent the signal, which may still be on its way.
+ * Wait for it, as glibc's own cancellable calls do
+ * (__pthread_disable_asynccancel): its handler stores PTHREAD_CANCELED as
+ * the thread's result, and arriving after the thread function returned it
+ * would replace the value returned (joined as cancelled, a cancel that
+ * never acted). The handler, now finding the type deferred, only marks the
+ * cancel pending. Its CAS changes the word, and the signal interrupts the
+ * futex wait, so neither can be missed. */
+static void await_cancel_signal(void)
+{
+	volatile int *w;
+	int v;
+	if (cancel_offset < 0)
+		return;
+	w = (volatile int *)((char *)pthread_self() + cancel_offset);
+	while (((v = __atomic_load_n(w, __ATOMIC_ACQUIRE)) &
+		     (GLIBC_CANCELING | GLIBC_CANCELED)) == GLIBC_CANCELING)
+		sys_futex(w, FUTEX_WAIT | FUTEX_PRIVATE_FLAG, v, 0, 0, 0);
 }
 
 static int futex_wait(volatile int *addr, int val, int shared, clockid_t clk,
@@ -52,8 +105,10 @@ static int futex_wait(volatile int *addr, int val, int shared, clockid_t clk,
 	if (cancel)
 		pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &oldtype);
 	r = sys_futex(addr, op, val, abs, 0, FUTEX_BITSET_MATCH_ANY) == 0 ? 0 : errno;
-	if (cancel)
+	if (cancel && oldtype == PTHREAD_CANCEL_DEFERRED) {
 		pthread_setcanceltype(oldtype, 0);
+		await_cancel_signal();
+	}
 	errno = saved;
 	if (r != ETIMEDOUT && r != EINTR && r != EAGAIN)
 		r = 0; /* EFAULT and friends: treat as a spurious return */

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cases.h"
 #include "check.h"
 
 static void init_rejects_zero(void)
@@ -158,15 +159,19 @@ static void process_shared_across_fork(void)
 	munmap(b, sizeof(*b));
 }
 
-int main(void)
+static void setup(void)
 {
 	st_check_interposed("pthread_barrier_init");
 	st_check_interposed("pthread_barrier_wait");
 	st_check_interposed("pthread_barrier_destroy");
-	init_rejects_zero();
-	rounds_release_everyone_once();
-	destroy_right_after_waiting();
-	more_threads_than_count_fill_rounds_of_count();
-	process_shared_across_fork();
-	return 0;
 }
+
+static const struct st_case st_cases[] = {
+	ST_CASE(init_rejects_zero),
+	ST_CASE(rounds_release_everyone_once),
+	ST_CASE(destroy_right_after_waiting),
+	ST_CASE(more_threads_than_count_fill_rounds_of_count),
+	ST_CASE(process_shared_across_fork),
+};
+
+ST_MAIN(setup())

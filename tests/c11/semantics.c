@@ -5,6 +5,7 @@
 #include <threads.h>
 #include <time.h>
 
+#include "cases.h"
 #include "check.h"
 
 /* The function the program itself calls (its GOT entry, bound with glibc's
@@ -159,7 +160,7 @@ static void threads_once_tss(void)
 	CHECK_EQ(thrd_sleep(&(struct timespec){ 0, 1000000 }, 0), 0);
 }
 
-int main(void)
+static void setup(void)
 {
 	CHECK_BOUND(mtx_init);
 	CHECK_BOUND(mtx_lock);
@@ -177,8 +178,12 @@ int main(void)
 	CHECK_BOUND(thrd_create);
 	CHECK_BOUND(thrd_join);
 	CHECK_BOUND(tss_create);
-	mutexes();
-	condvars();
-	threads_once_tss();
-	return 0;
 }
+
+static const struct st_case st_cases[] = {
+	ST_CASE(mutexes),
+	ST_CASE(condvars),
+	ST_CASE(threads_once_tss),
+};
+
+ST_MAIN(setup())

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "cases.h"
 #include "check.h"
 #include "util.h"
 
@@ -110,10 +111,19 @@ static void run(int pshared)
 	CHECK_EQ(pthread_mutex_destroy(&m), 0);
 }
 
-int main(void)
+static void cancel_waiters_private(void)
 {
-	st_check_interposed("pthread_cond_wait");
 	run(0);
-	run(1);
-	return 0;
 }
+
+static void cancel_waiters_process_shared(void)
+{
+	run(1);
+}
+
+static const struct st_case st_cases[] = {
+	ST_CASE(cancel_waiters_private),
+	ST_CASE(cancel_waiters_process_shared),
+};
+
+ST_MAIN(st_check_interposed("pthread_cond_wait"))

@@ -97,9 +97,10 @@ int main(void)
 	/* A waiter either acted on the cancel inside the wait (cleanup ran,
 	 * mutex held) or returned from it (the wait ended before the cancel
 	 * could act, and cancellation is disabled right after it): then it is
-	 * joined with its return value. Traced, up to 75 of 400 threads that
-	 * returned were joined as PTHREAD_CANCELED, until traced threads ended
-	 * by pthread_exit (src/thread/create.c says why). */
+	 * joined with its return value, as with glibc, whose cancellable calls
+	 * wait for a cancellation signal in flight before they return
+	 * (src/internal/futex.c, await_cancel_signal; traced threads also end
+	 * by pthread_exit: src/thread/create.c). */
 	int late = returned - normal;
 	printf("rounds %d: cancelled in the wait %d, returned %d, cancelled after returning %d\n",
 	       ROUNDS, cancelled - late, normal, late);

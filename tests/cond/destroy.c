@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cases.h"
 #include "check.h"
 #include "util.h"
 
@@ -110,10 +111,9 @@ static void last_waiter_frees_condvar_and_mutex(void)
 	}
 }
 
-int main(void)
-{
-	st_check_interposed("pthread_cond_broadcast");
-	broadcaster_frees_condvar_after_broadcast();
-	last_waiter_frees_condvar_and_mutex();
-	return 0;
-}
+static const struct st_case st_cases[] = {
+	ST_CASE(broadcaster_frees_condvar_after_broadcast),
+	ST_CASE(last_waiter_frees_condvar_and_mutex),
+};
+
+ST_MAIN(st_check_interposed("pthread_cond_broadcast"))

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "cases.h"
 #include "check.h"
 #include "util.h"
 
@@ -274,13 +275,12 @@ static void two_mutexes_at_once_proceeds(void)
 	}
 }
 
-int main(void)
-{
-	st_check_interposed("pthread_cond_wait");
-	later_waiter_does_not_steal_signal_13165();
-	cond_reused_with_new_mutex_each_phase_musl2014();
-	broadcast_two_waiters_signaler_holds_mutex_musl2020();
-	cancel_and_signal_same_waiter_musl2015();
-	two_mutexes_at_once_proceeds();
-	return 0;
-}
+static const struct st_case st_cases[] = {
+	ST_CASE(later_waiter_does_not_steal_signal_13165),
+	ST_CASE(cond_reused_with_new_mutex_each_phase_musl2014),
+	ST_CASE(broadcast_two_waiters_signaler_holds_mutex_musl2020),
+	ST_CASE(cancel_and_signal_same_waiter_musl2015),
+	ST_CASE(two_mutexes_at_once_proceeds),
+};
+
+ST_MAIN(st_check_interposed("pthread_cond_wait"))

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cases.h"
 #include "check.h"
 #include "util.h"
 
@@ -190,7 +191,7 @@ static void pshared_condvar_across_fork(void)
 	munmap(s, sizeof(*s));
 }
 
-int main(void)
+static void setup(void)
 {
 	const char *names[] = { "pthread_cond_init", "pthread_cond_destroy",
 				"pthread_cond_wait", "pthread_cond_timedwait",
@@ -199,12 +200,16 @@ int main(void)
 	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		st_check_interposed(names[i]);
 	CHECK_EQ(sizeof(pthread_cond_t), 48);
-	static_initializer_signal_wakes_one_broadcast_wakes_all();
-	signal_and_broadcast_without_waiters_return_0();
-	timedwait_times_out_on_each_clock();
-	timedwait_rejects_bad_nsec_and_clockwait_bad_clock();
-	wait_with_unheld_checking_mutex_is_eperm();
-	condattr_pshared_and_clock_read_back();
-	pshared_condvar_across_fork();
-	return 0;
 }
+
+static const struct st_case st_cases[] = {
+	ST_CASE(static_initializer_signal_wakes_one_broadcast_wakes_all),
+	ST_CASE(signal_and_broadcast_without_waiters_return_0),
+	ST_CASE(timedwait_times_out_on_each_clock),
+	ST_CASE(timedwait_rejects_bad_nsec_and_clockwait_bad_clock),
+	ST_CASE(wait_with_unheld_checking_mutex_is_eperm),
+	ST_CASE(condattr_pshared_and_clock_read_back),
+	ST_CASE(pshared_condvar_across_fork),
+};
+
+ST_MAIN(setup())

@@ -5,6 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cases.h"
 #include "check.h"
 
 static pthread_mutex_t held_elsewhere = PTHREAD_MUTEX_INITIALIZER;
@@ -119,16 +120,15 @@ static pthread_mutex_t s_recursive = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 static pthread_mutex_t s_errorcheck = PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP;
 static pthread_mutex_t s_adaptive = PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP;
 
-int main(void)
+static void normal_type_private_and_shared(void)
 {
-	st_check_interposed("pthread_mutex_lock");
-	st_check_interposed("pthread_mutex_unlock");
-	st_check_interposed("pthread_mutex_timedlock");
-	st_check_interposed("pthread_mutex_clocklock");
-
 	normal_type(PTHREAD_PROCESS_PRIVATE);
 	normal_type(PTHREAD_PROCESS_SHARED);
+}
 
+/* Errorcheck, recursive and adaptive, private and process-shared. */
+static void checking_and_adaptive_types(void)
+{
 	pthread_mutex_t m;
 	for (int ps = 0; ps < 2; ps++) {
 		int pshared = ps ? PTHREAD_PROCESS_SHARED : PTHREAD_PROCESS_PRIVATE;
@@ -145,8 +145,11 @@ int main(void)
 		with_other_owner(&m, busy_checks);
 		CHECK_EQ(pthread_mutex_destroy(&m), 0);
 	}
+}
 
-	/* glibc's static initialisers: the type is where glibc puts it. */
+/* glibc's static initialisers: the type is where glibc puts it. */
+static void static_initializers_give_each_type(void)
+{
 	CHECK_EQ(pthread_mutex_lock(&s_normal), 0);
 	CHECK_EQ(pthread_mutex_unlock(&s_normal), 0);
 	errorcheck_type(&s_errorcheck);
@@ -154,18 +157,37 @@ int main(void)
 	CHECK_EQ(pthread_mutex_lock(&s_adaptive), 0);
 	CHECK_EQ(pthread_mutex_unlock(&s_adaptive), 0);
 	with_other_owner(&s_adaptive, busy_checks);
+}
 
-	/* NULL attributes: a normal mutex. */
+/* NULL attributes: a normal mutex; after destroy glibc answers EINVAL,
+ * and so must we. */
+static void null_attributes_and_use_after_destroy(void)
+{
+	pthread_mutex_t m;
 	CHECK_EQ(pthread_mutex_init(&m, 0), 0);
 	CHECK_EQ(pthread_mutex_lock(&m), 0);
 	CHECK_EQ(pthread_mutex_destroy(&m), EBUSY);
 	CHECK_EQ(pthread_mutex_unlock(&m), 0);
 	CHECK_EQ(pthread_mutex_destroy(&m), 0);
-	/* After destroy glibc answers EINVAL; so must we. */
 	CHECK_EQ(pthread_mutex_lock(&m), EINVAL);
 	CHECK_EQ(pthread_mutex_trylock(&m), EINVAL);
 	CHECK_EQ(pthread_mutex_unlock(&m), EINVAL);
-	(void)held_elsewhere;
-	puts("mutex semantics: ok");
-	return 0;
 }
+
+static void setup(void)
+{
+	st_check_interposed("pthread_mutex_lock");
+	st_check_interposed("pthread_mutex_unlock");
+	st_check_interposed("pthread_mutex_timedlock");
+	st_check_interposed("pthread_mutex_clocklock");
+	(void)held_elsewhere;
+}
+
+static const struct st_case st_cases[] = {
+	ST_CASE(normal_type_private_and_shared),
+	ST_CASE(checking_and_adaptive_types),
+	ST_CASE(static_initializers_give_each_type),
+	ST_CASE(null_attributes_and_use_after_destroy),
+};
+
+ST_MAIN(setup())

@@ -1,8 +1,12 @@
 /* Four threads contend for one mutex for the seconds given (default 2):
  * a workload long enough for a late tracer registration to catch. The
  * optional second argument is work outside the lock (loop iterations,
- * default 0), to contend less (fewer events). */
+ * default 0), to contend less (fewer events). "usr1:SECONDS": print
+ * "busy: running" once the threads run, and run until SIGUSR1 comes (at
+ * most 60 s), then SECONDS more: a late session started before the signal
+ * records SECONDS of work however loaded the machine is. */
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -32,12 +36,25 @@ static void *run(void *arg)
 int main(int argc, char **argv)
 {
 	pthread_t t[4];
-	double secs = argc > 1 ? atof(argv[1]) : 2.0;
+	const char *arg = argc > 1 ? argv[1] : "2";
+	int on_signal = !strncmp(arg, "usr1:", 5);
+	double secs = atof(on_signal ? arg + 5 : arg);
 	outside = argc > 2 ? atoi(argv[2]) : 0;
 	struct timespec d = { (time_t)secs, (long)((secs - (time_t)secs) * 1e9) };
+	sigset_t usr1;
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
 	st_check_interposed("pthread_mutex_lock");
+	if (on_signal) /* before the threads: they inherit the mask */
+		CHECK_EQ(pthread_sigmask(SIG_BLOCK, &usr1, 0), 0);
 	for (int i = 0; i < 4; i++)
 		CHECK_EQ(pthread_create(&t[i], 0, run, 0), 0);
+	if (on_signal) {
+		struct timespec most = { 60, 0 };
+		printf("busy: running\n");
+		fflush(stdout);
+		CHECK_EQ(sigtimedwait(&usr1, 0, &most), SIGUSR1);
+	}
 	nanosleep(&d, 0);
 	stop = 1;
 	for (int i = 0; i < 4; i++)

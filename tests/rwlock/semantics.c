@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cases.h"
 #include "check.h"
 
 static pthread_rwlock_t zeros = PTHREAD_RWLOCK_INITIALIZER;
@@ -192,7 +193,7 @@ static void process_shared_across_fork(void)
 	munmap(s, sizeof(*s));
 }
 
-int main(void)
+static void setup(void)
 {
 	static const char *const names[] = { "pthread_rwlock_init", "pthread_rwlock_destroy",
 		"pthread_rwlock_rdlock", "pthread_rwlock_tryrdlock", "pthread_rwlock_timedrdlock",
@@ -200,12 +201,16 @@ int main(void)
 		"pthread_rwlock_timedwrlock", "pthread_rwlock_clockwrlock", "pthread_rwlock_unlock" };
 	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		st_check_interposed(names[i]);
-	static_initializers_work();
-	write_held_excludes_everyone();
-	wrlock_is_no_cancellation_point();
-	timed_locks_time_out();
-	timed_locks_check_the_time_first();
-	attributes_are_read_through_glibc();
-	process_shared_across_fork();
-	return 0;
 }
+
+static const struct st_case st_cases[] = {
+	ST_CASE(static_initializers_work),
+	ST_CASE(write_held_excludes_everyone),
+	ST_CASE(wrlock_is_no_cancellation_point),
+	ST_CASE(timed_locks_time_out),
+	ST_CASE(timed_locks_check_the_time_first),
+	ST_CASE(attributes_are_read_through_glibc),
+	ST_CASE(process_shared_across_fork),
+};
+
+ST_MAIN(setup())

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cases.h"
 #include "check.h"
 
 static void init_rejects_value_above_max(void)
@@ -183,6 +184,11 @@ static void *cancel_self_then_wait(void *p)
 	return 0;
 }
 
+static void pending_cancel_acts_at_wait(void)
+{
+	cancel_pending_acts_at_wait(cancel_self_then_wait);
+}
+
 static sem_t blocked;
 static void *wait_forever(void *p)
 {
@@ -216,21 +222,25 @@ static void cancel_while_sleeping(void)
 	CHECK_EQ(sem_destroy(&blocked), 0);
 }
 
-int main(void)
+static void setup(void)
 {
 	static const char *const names[] = { "sem_init", "sem_destroy", "sem_wait",
 		"sem_trywait", "sem_timedwait", "sem_clockwait", "sem_post", "sem_getvalue" };
 	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		st_check_interposed(names[i]);
-	init_rejects_value_above_max();
-	value_counts_posts_and_waits();
-	post_at_max_overflows();
-	timedwait_rejects_bad_nsec_even_with_a_token();
-	timedwait_times_out();
-	signal_interrupts_wait();
-	post_wakes_sleeper();
-	process_shared_across_fork();
-	cancel_pending_acts_at_wait(cancel_self_then_wait);
-	cancel_while_sleeping();
-	return 0;
 }
+
+static const struct st_case st_cases[] = {
+	ST_CASE(init_rejects_value_above_max),
+	ST_CASE(value_counts_posts_and_waits),
+	ST_CASE(post_at_max_overflows),
+	ST_CASE(timedwait_rejects_bad_nsec_even_with_a_token),
+	ST_CASE(timedwait_times_out),
+	ST_CASE(signal_interrupts_wait),
+	ST_CASE(post_wakes_sleeper),
+	ST_CASE(process_shared_across_fork),
+	ST_CASE(pending_cancel_acts_at_wait),
+	ST_CASE(cancel_while_sleeping),
+};
+
+ST_MAIN(setup())

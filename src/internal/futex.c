@@ -25,7 +25,7 @@ static inline int priv(int shared)
 }
 
 /* glibc's word of cancellation bits in the thread descriptor (nptl's
- * descr.h; these bits up to glibc 2.38 at least, ST_GLIBC_CANCEL_BITS_MAX;
+ * descriptor header; these bits up to glibc 2.38 at least, ST_GLIBC_CANCEL_BITS_MAX;
  * a later glibc gets no wait, as before). Its offset is in the descriptor
  * glibc exports for libthread_db: { bits, count, offset }. */
 #define GLIBC_CANCELING 0x04 /* pthread_cancel sent the cancellation signal */

@@ -138,6 +138,7 @@ static void cond_event(struct sa_model *m, const struct sa_event *e)
 		sa_dist_add(&c->wait, v > 0 ? (uint64_t)v : 0);
 		sa_model_waited(m, ti, oi, SA_WAIT_COND, v > 0 ? (uint64_t)v : 0,
 				how != ST_COND_WOKE_SIGNALED ? SA_WAITED_TIMEOUT : 0);
+		m->threads[ti].in_relock = 1;
 		break;
 	}
 	case SA_EV_cond_relocked:
@@ -146,6 +147,7 @@ static void cond_event(struct sa_model *m, const struct sa_event *e)
 		if (e->f[SA_F_cond_relocked_contended].v)
 			c->relock_contended++;
 		c->relock_ns += v > 0 ? (uint64_t)v : 0;
+		m->threads[ti].in_relock = 0;
 		relocked(m, e, ti, v > 0 ? (uint64_t)v : 0);
 		break;
 	case SA_EV_cond_signal: {

@@ -81,6 +81,9 @@ struct sa_thread {
 	int started;         /* thread:start seen: began inside the trace */
 	int named;           /* thread:name named it: procname contexts (cached by the tracer) no longer rename it */
 	int exited, cancelled;
+	/* Between its cond:woke and cond:relocked: a mutex acquisition then is
+	 * the condvar's re-acquisition, in the ledger as cond-relock only. */
+	int in_relock;
 	/* Waiting (lock acquisitions and timeouts with a wait_ns). */
 	uint64_t waits, wait_ns, timeouts;
 	uint32_t top_obj;    /* object it waited longest on, valid if top_wait_ns */

@@ -2,7 +2,8 @@
  * with its evidence and what to try. In JSON/CSV a finding is data (its
  * kind, the object's identity, the numbers); `text` says it in words.
  * Kinds, in the order they rank:
- *   incomplete   a check or the report could not complete (never "no finding")
+ *   incomplete   a check or the report could not complete (never "no finding");
+ *                checks not run for want of the full level rank last
  *   discarded    the tracer discarded events: counts are lower bounds
  *   lock_order   a lock-order cycle (--checks, full level)
  *   misuse       any other debug-check finding
@@ -213,6 +214,12 @@ static void incomplete(struct fb *f, const struct sa_report_opts *o)
 		    cnt(a, k->dropped), SA_CHK_MAX_FINDINGS);
 		done(f, c);
 	}
+}
+
+/* Checks that need the full level: scope, not a failure, so it ranks after
+ * the answers (an incomplete finding all the same: never "no finding"). */
+static void level_note(struct fb *f)
+{
 	unsigned not_full = 0;
 	for (uint32_t p = 0; p < f->m->nprocs; p++)
 		not_full += f->m->procs[p].level < 2;
@@ -551,4 +558,5 @@ void sa_findings_build(const struct sa_model *m, const struct sa_report_opts *o,
 	futile_wakes(&f);
 	timeout_races(&f);
 	spin(&f);
+	level_note(&f);
 }

@@ -1813,10 +1813,39 @@ static void blame_relock(void)
 	STAT(ledger(1, MX, SA_WAIT_COND_RELOCK), 2, 450, 400, 0);
 }
 
+/* A relock that takes the mutex's slow path emits mutex:acquired before
+ * cond:relocked: its wait is the condvar's re-acquisition, counted once
+ * (cond-relock), not also as a mutex wait. A lock after the relock is a
+ * mutex wait again. */
+static void relock_counted_once(void)
+{
+	START(1, 1, 1);
+	cond_enq(100, 12, 0xA0, 0);
+	cond_woke(600, 12, 0xA0, 0, 500);
+	feed(SA_EV_mutex_requested, 601, 1, 12, "obj", I(MX), "caller", I(0x500), "owner", I(10),
+	     "waiters", I(0), NULL);
+	feed(SA_EV_mutex_acquired, 700, 1, 12, "obj", I(MX), "caller", I(0x500), "how", I(2),
+	     "wait_ns", I(99), "acquisitions", I(0), "contended", I(0), NULL);
+	feed(SA_EV_cond_relocked, 701, 1, 12, "cond", I(CV), "mutex", I(MX), "node", I(0xA0),
+	     "contended", I(1), "result", I(0), "relock_ns", I(100), NULL);
+	feed(SA_EV_mutex_released, 800, 1, 12, "obj", I(MX), "caller", I(0x501), "waiters", I(0),
+	     "woken", I(-1), "acquisitions", I(0), NULL);
+	feed(SA_EV_mutex_requested, 900, 1, 12, "obj", I(MX), "caller", I(0x502), "owner", I(10),
+	     "waiters", I(0), NULL);
+	feed(SA_EV_mutex_acquired, 950, 1, 12, "obj", I(MX), "caller", I(0x502), "how", I(2),
+	     "wait_ns", I(50), "acquisitions", I(0), "contended", I(0), NULL);
+	STAT(ledger(1, MX, SA_WAIT_COND_RELOCK), 1, 100, 100, 0);
+	STAT(ledger(1, MX, SA_WAIT_MUTEX), 1, 50, 50, 0);
+	const struct sa_thread_waits *w = sa_thread_waits(thr(1, 12));
+	CHECK_EQ(w->wait_ns, 650);
+	CHECK_EQ(w->kind_ns[SA_WAIT_MUTEX], 50);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
 } cases[] = {
+	{ "relock_counted_once", relock_counted_once },
 	{ "contended_mutex", contended_mutex },
 	{ "thread_before_trace", thread_before_trace },
 	{ "first_seen_held", first_seen_held },

@@ -1,4 +1,4 @@
-/* Folded stacks (flamegraph.pl, speedscope, inferno): one line per
+/* Folded stacks (flame-graph scripts, speedscope, inferno): one line per
  * distinct stack, root first,
  *   process;thread;outermost frame;...;innermost frame;kind lock VALUE
  * VALUE: wait ns (default), contentions, hold ns or wasted wakes

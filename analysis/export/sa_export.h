@@ -1,5 +1,5 @@
 /* Exports for the viewers people already use: folded stacks (flame
- * graphs: flamegraph.pl, speedscope, inferno), pprof's profile.proto
+ * graphs: flame-graph scripts, speedscope, inferno), pprof's profile.proto
  * (go tool pprof, Pyroscope, Parca, Perfetto) and the Chrome Trace Event
  * JSON (Perfetto UI, chrome://tracing). Locks are named as the report
  * names them (sa_object_name) and waits by the ledger's kinds (sa_waits.h).

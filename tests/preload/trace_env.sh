@@ -13,9 +13,6 @@ lttng list >/dev/null 2>&1 || { echo "trace_env: no session daemon (run through 
 dir=$(mktemp -d)
 name="st-env-$$"
 trap 'lttng destroy "$name" >/dev/null 2>&1; rm -rf "$dir"' EXIT
-count() { # count EVENT-REGEX: events in the trace now
-	babeltrace2 "$dir/trace" 2>/dev/null | grep -cE "$1"
-}
 lttng create "$name" --output="$dir/trace" >/dev/null
 lttng enable-event -u -s "$name" 'synctrace_*' >/dev/null
 lttng add-context -u -s "$name" -t procname >/dev/null
@@ -34,5 +31,9 @@ SYNCTRACE_TRACE=1 LD_PRELOAD=$lib "$prog" 3 >"$dir/traced.out" || { echo "trace_
 grep -q 'probes mapped, lttng-ust mapped' "$dir/traced.out" ||
 	{ echo "trace_env: SYNCTRACE_TRACE=1 did not load the probes: $(tail -1 "$dir/traced.out")" >&2; exit 1; }
 lttng stop "$name" >/dev/null
-total=$(count 'synctrace_')
-echo "trace_env: SYNCTRACE_TRACE=1 loaded the probes and lttng-ust ($total events recorded); plain preload loaded neither and recorded nothing"
+# Whether anything was recorded is said, not asserted (above); the first
+# event is enough to say it: decoding all of them (millions when the
+# program gets a CPU of its own) took longer than the test's timeout.
+recorded=no
+babeltrace2 "$dir/trace" 2>/dev/null | grep -m1 -q 'synctrace_' && recorded=yes
+echo "trace_env: SYNCTRACE_TRACE=1 loaded the probes and lttng-ust (events recorded: $recorded); plain preload loaded neither and recorded nothing"

@@ -19,25 +19,9 @@
 static struct sa_model *m;
 static struct sa_checks *c;
 
+#include "sa_feed.h"
 /* An event: id, time, pid, tid, then name/value pairs ended by NULL. */
-static void feed(enum sa_event_id id, int64_t ts, int pid, int tid, ...)
-{
-	struct sa_event e;
-	va_list ap;
-	memset(&e, 0, sizeof(e));
-	e.id = id;
-	e.ts = ts;
-	e.vpid = pid;
-	e.vtid = tid;
-	e.procname = "prog";
-	va_start(ap, tid);
-	for (const char *n; (n = va_arg(ap, const char *));)
-		sa_ev_set(&e, n, va_arg(ap, int64_t));
-	va_end(ap);
-	sa_model_feed(m, &e);
-}
-
-#define I(v) ((int64_t)(v))
+#define feed(...) sa_test_feed(m, __VA_ARGS__)
 #define START(ts, pid, level) \
 	feed(SA_EV_meta_start, ts, pid, pid, "format_major", I(1), "format_minor", I(0), \
 	     "level", I(level), "spin_mode", I(1), "spin_limit", I(100), NULL)

@@ -18,24 +18,9 @@
 
 static struct sa_model *m;
 
-static void feed(enum sa_event_id id, int64_t ts, int tid, ...)
-{
-	struct sa_event e;
-	va_list ap;
-	memset(&e, 0, sizeof(e));
-	e.id = id;
-	e.ts = ts;
-	e.vpid = 1;
-	e.vtid = tid;
-	e.procname = "prog";
-	va_start(ap, tid);
-	for (const char *n; (n = va_arg(ap, const char *));)
-		sa_ev_set(&e, n, va_arg(ap, int64_t));
-	va_end(ap);
-	sa_model_feed(m, &e);
-}
-
-#define I(v) ((int64_t)(v))
+#include "sa_feed.h"
+/* Every event of process 1. */
+#define feed(id, ts, tid, ...) sa_test_feed(m, id, ts, 1, tid, __VA_ARGS__)
 #define SEC 1000000000LL
 
 static void start(int level)

@@ -167,8 +167,8 @@ void sa_html_flame(const struct sa_model *m, const struct sa_report_opts *o, FIL
 			"then the lock). Hover a box for its wait.</p>\n", a);
 		draw(out, &f, levels, total);
 		if (left)
-			fprintf(out, "<p class=\"note\">%u boxes not drawn (narrower than 1 px, or over "
-				"%d boxes).</p>\n", left, MAXBOX);
+			fprintf(out, "<p class=\"note\">%u box%s not drawn (narrower than 1 px, or "
+				"over %d boxes).</p>\n", left, left == 1 ? "" : "es", MAXBOX);
 	}
 	if (f.full)
 		fprintf(out, "<p class=\"note\">Over %d stack frames: the deepest are counted in "

@@ -139,13 +139,15 @@ static int report(void *arg, uint64_t stop_after, volatile uint64_t *progress, i
 		rc = 2;
 		goto out;
 	}
-	if (st.opts.format >= SA_FMT_FOLDED &&
-	    !(st.opts.exp = sa_export_attach(st.model, (enum sa_xformat)(st.opts.format -
-									 SA_FMT_FOLDED)))) {
+	/* html: the folded export's rows draw its flame graph (over the whole
+	 * trace, like its tables: --window is the timeline's). */
+	if ((st.opts.format >= SA_FMT_FOLDED || st.opts.format == SA_FMT_HTML) &&
+	    !(st.opts.exp = sa_export_attach(st.model, st.opts.format == SA_FMT_HTML ? SA_X_FOLDED
+					     : (enum sa_xformat)(st.opts.format - SA_FMT_FOLDED)))) {
 		rc = 2;
 		goto out;
 	}
-	if (st.opts.exp && r->have_window)
+	if (st.opts.exp && r->have_window && st.opts.format != SA_FMT_HTML)
 		sa_export_window(st.opts.exp, r->win_start, r->win_end);
 	if (st.opts.format == SA_FMT_HTML &&
 	    !(st.opts.timeline = sa_timeline_attach(st.model, r->have_window, r->win_start,

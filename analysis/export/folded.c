@@ -51,19 +51,23 @@ static void note(void *ctx, const char *s)
 	fprintf(ctx, "# %s\n", s);
 }
 
-int sa_export_folded(const struct sa_model *m, const struct sa_report_opts *o, FILE *out)
+/* The kept lines of value sample, sorted, in *out (malloc'ed, *nout of
+ * them; equal lines not yet summed). 0, or -1 out of memory. */
+static int lines(const struct sa_model *m, const struct sa_report_opts *o, int sample,
+		 struct line **out, uint32_t *nout)
 {
 	const struct sa_export *x = o->exp;
 	struct line *ls = x && x->nrows ? calloc(x->nrows, sizeof(*ls)) : NULL;
 	uint32_t n = 0;
+	*out = NULL;
+	*nout = 0;
 	if (x && x->nrows && !ls)
 		return -1;
 	unsigned ntop;
 	uint32_t *top = sa_export_top(m, o, &ntop);
-	sa_export_notes(m, o, note, out);
 	for (uint32_t i = 0; x && i < x->nrows; i++) {
 		const struct sa_xrow *r = &x->rows[i];
-		uint64_t v = value(r, o->sample);
+		uint64_t v = value(r, sample);
 		if (!v || !sa_export_keep(m, top, ntop, r))
 			continue;
 		char b[4096], f[512];
@@ -87,17 +91,61 @@ int sa_export_folded(const struct sa_model *m, const struct sa_report_opts *o, F
 		}
 		ls[n++].v = v;
 	}
+	free(top);
 	if (n)
 		qsort(ls, n, sizeof(*ls), cmp_line);
+	*out = ls;
+	*nout = n;
+	return 0;
+}
+
+static void free_lines(struct line *ls, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		free(ls[i].s);
+	free(ls);
+}
+
+int sa_export_folded_each(const struct sa_model *m, const struct sa_report_opts *o, int sample,
+			  void (*fn)(void *ctx, char *const *frames, unsigned n, uint64_t v),
+			  void *ctx)
+{
+	struct line *ls;
+	uint32_t n;
+	if (lines(m, o, sample, &ls, &n))
+		return -1;
+	char *fr[SA_X_MAX_FRAMES];
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t v = ls[i].v;
+		while (i + 1 < n && !strcmp(ls[i].s, ls[i + 1].s))
+			v += ls[++i].v;
+		unsigned nf = 0; /* put() made every ';' in a name ':': the split is exact */
+		for (char *p = ls[i].s; p; nf++) {
+			fr[nf] = p;
+			if ((p = strchr(p, ';')) && nf + 1 < SA_X_MAX_FRAMES)
+				*p++ = 0;
+			else
+				p = NULL; /* the rest (over SA_X_MAX_FRAMES) stays in the last */
+		}
+		fn(ctx, fr, nf, v);
+	}
+	free_lines(ls, n);
+	return 0;
+}
+
+int sa_export_folded(const struct sa_model *m, const struct sa_report_opts *o, FILE *out)
+{
+	struct line *ls;
+	uint32_t n;
+	if (lines(m, o, o->sample, &ls, &n))
+		return -1;
+	sa_export_notes(m, o, note, out);
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t v = ls[i].v;
 		while (i + 1 < n && !strcmp(ls[i].s, ls[i + 1].s))
 			v += ls[++i].v;
 		fprintf(out, "%s %" PRIu64 "\n", ls[i].s, v);
 	}
-	for (uint32_t i = 0; i < n; i++)
-		free(ls[i].s);
-	free(ls);
-	free(top);
+	free_lines(ls, n);
 	return 0;
 }

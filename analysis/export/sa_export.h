@@ -101,6 +101,16 @@ void sa_export_window(struct sa_export *x, double start, double end);
 int sa_export_folded(const struct sa_model *m, const struct sa_report_opts *o, FILE *out);
 int sa_export_pprof(const struct sa_model *m, const struct sa_report_opts *o, FILE *out);
 int sa_export_chrome(const struct sa_model *m, const struct sa_report_opts *o, FILE *out);
+/* The lines --format folded writes (sorted, equal ones summed, value 0
+ * left out, --top kept), of value sample (enum sa_xsample), each split
+ * into its frames root first: process, thread, outermost..innermost call
+ * site, "kind lock". fn(ctx, frames, n, value) per line; the strings live
+ * until fn returns. For the HTML report's flame graph. 0, or -1 (out of
+ * memory). At most SA_X_MAX_FRAMES frames (the rest stays in the last). */
+#define SA_X_MAX_FRAMES 512
+int sa_export_folded_each(const struct sa_model *m, const struct sa_report_opts *o, int sample,
+			  void (*fn)(void *ctx, char *const *frames, unsigned n, uint64_t v),
+			  void *ctx);
 
 /* ---- shared by the formats (collect.c) -------------------------------- */
 

@@ -202,6 +202,7 @@ void sa_html_render(const struct sa_model *m, const struct sa_report_opts *o,
 	if (f)
 		html_findings(f, out);
 	sa_html_charts(m, r, out);
+	sa_html_flame(m, o, out);
 	sa_html_timeline(m, o, out);
 	fputs("<section id=\"tables\"><h2>Tables</h2>\n", out);
 	for (unsigned i = 0; i < r->n; i++)

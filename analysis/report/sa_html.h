@@ -1,5 +1,5 @@
 /* The HTML report's parts (html.c: the document and tables; html_charts.c:
- * the SVG charts; html_timeline.c: the thread timeline). Every string that
+ * the SVG charts; html_flame.c: the flame graph; html_timeline.c: the thread timeline). Every string that
  * comes from the trace goes through sa_html_esc. */
 #ifndef SA_HTML_H
 #define SA_HTML_H
@@ -22,6 +22,8 @@ void sa_html_site(FILE *out, const struct sa_model *m, uint32_t proc, uint64_t a
 void sa_html_render(const struct sa_model *m, const struct sa_report_opts *o,
 		    const struct sa_report *r, FILE *out);
 void sa_html_charts(const struct sa_model *m, const struct sa_report *r, FILE *out);
+/* Wait time by stack, an icicle of the folded export's rows (html_flame.c). */
+void sa_html_flame(const struct sa_model *m, const struct sa_report_opts *o, FILE *out);
 void sa_html_timeline(const struct sa_model *m, const struct sa_report_opts *o, FILE *out);
 
 #endif

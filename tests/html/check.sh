@@ -3,7 +3,8 @@
 # is self-contained and that no text from the trace became markup, then
 # load it in headless chromium: no console message (a script, a blocked
 # load, a CSP violation would log one), the charts' elements in the counts
-# the JSON report gives, and a screenshot kept in OUTDIR.
+# the JSON report gives, the flame graph's boxes, and a screenshot kept in
+# OUTDIR.
 set -u
 report=$1 out=$2 trace=$3
 fail() { echo "html/check.sh: $*" >&2; exit 1; }
@@ -66,6 +67,19 @@ expect "condvar wait bars" "$(grep -o '<g class="lock"><title>cond ' "$out/dom.h
 expect "wait histograms (svg.hist)" "$(count hist)" "$nhist"
 expect "condvar rows (g.cv)" "$(count cv)" "$ncv"
 expect "spin rows (g.spinrow)" "$(count spinrow)" "$nspin"
+# The flame graph: every box the file has survives parsing; the condvar
+# waiter's thread (its name escaped) has a box, its cond wait one below.
+# (Frame names by symbol: tests/export/folded.sh, of a recorded program.)
+nfl=$(grep -o '<rect class="fl"' "$html" | wc -l)
+[ "$nfl" -ge 5 ] && [ "$nfl" -le 400 ] || fail "flame graph boxes in $html: $nfl, expected 5..400"
+expect "flame graph boxes (rect.fl)" "$(count fl)" "$nfl"
+box_y() { # the y of the first box whose title starts with $1
+	grep -F "<g class=\"fg\"><title>$1" "$out/dom.html" | head -1 |
+		sed -n 's/.*<svg x="[0-9.]*" y="\([0-9]*\)".*/\1/p'
+}
+yt=$(box_y 'cv &lt;waiter&gt;: ') yc=$(box_y 'cond 0x')
+[ -n "$yt" ] && [ -n "$yc" ] && [ "$yc" -gt "$yt" ] ||
+	fail "flame graph: no box for thread 'cv <waiter>' (y '$yt') above its cond wait (y '$yc')"
 lanes=$(count lane)
 [ "$lanes" -ge 8 ] || fail "timeline lanes: $lanes, expected at least 8 (main, 6 workers, waiter)"
 holds=$(grep -o 'class="span span-hold"' "$out/dom.html" | wc -l)

@@ -25,6 +25,14 @@ uint32_t sa_model_row(const struct sa_model *m, uint32_t oi)
 	return oi < m->nobjs && !m->objs[oi].instances ? m->objs[oi].klass : oi;
 }
 
+uint32_t sa_model_objects_seen(const struct sa_model *m)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < m->nobjs; i++)
+		n += !m->objs[i].is_class;
+	return n;
+}
+
 /* The per-object futex and spin counters (struct sa_object). */
 static int fold_counters(struct sa_object *c, const struct sa_object *o)
 {

@@ -318,6 +318,8 @@ void sa_waits_fold(struct sa_model *m, uint32_t ci, uint32_t oi);
 void sa_model_keep_objects(struct sa_model *m, int keep);
 /* The row an object's numbers are in: itself, or its class once folded. */
 uint32_t sa_model_row(const struct sa_model *m, uint32_t oi);
+/* Objects seen: every slot but the classes' (m->nobjs counts those too). */
+uint32_t sa_model_objects_seen(const struct sa_model *m);
 /* The wait ledger (waits.c). A wait of `ns` of kind k by thread ti on
  * object oi ended; flags: SA_WAITED_TIMEOUT (timed out, cancelled or
  * interrupted), SA_WAITED_AT_ONCE (it neither spun nor slept). */

@@ -51,11 +51,12 @@ int sa_report_parse_by(const char *s)
 static void text_head(const struct sa_model *m, const struct sa_report_opts *o, FILE *out)
 {
 	char span[32], ev[32];
+	uint32_t nobjs = sa_model_objects_seen(m);
 	sa_fmt_ns(span, sizeof(span), m->last_ts > m->first_ts ? (double)(m->last_ts - m->first_ts)
 							       : 0);
 	fprintf(out, "synctrace report: %u process%s, %u thread%s, %u object%s, %s events over %s\n",
 		m->nprocs, m->nprocs == 1 ? "" : "es", m->nthreads, m->nthreads == 1 ? "" : "s",
-		m->nobjs, m->nobjs == 1 ? "" : "s", sa_fmt_count(ev, sizeof(ev), m->events), span);
+		nobjs, nobjs == 1 ? "" : "s", sa_fmt_count(ev, sizeof(ev), m->events), span);
 	if (o->partial)
 		fputs("PARTIAL REPORT: the trace could not be read to its end; "
 		      "every number is a lower bound.\n", out);

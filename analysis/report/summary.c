@@ -99,7 +99,7 @@ void sa_summary_build(const struct sa_model *m, const struct sa_report_opts *o,
 		sa_set_u(&c[TR_TRACES], m->ntraces);
 		sa_set_u(&c[TR_PROCS], m->nprocs);
 		sa_set_u(&c[TR_THREADS], m->nthreads);
-		sa_set_u(&c[TR_OBJS], m->nobjs);
+		sa_set_u(&c[TR_OBJS], sa_model_objects_seen(m));
 		sa_set_u(&c[TR_EVENTS], m->events);
 		sa_set_u(&c[TR_MALFORMED], m->malformed);
 		sa_set_u(&c[TR_DISCARDED], m->discarded_total);

@@ -1590,6 +1590,7 @@ static void fold_classes(void)
 	mutex_life(4000, 0x30000, 0x401, 8);
 	CHECK_EQ(count_rows(), 2);
 	CHECK_EQ(m->folded, 4);
+	CHECK_EQ(sa_model_objects_seen(m), 4); /* the summary's count: not the 2 class slots */
 	const struct sa_object *c = obj(1, 0x10000, 0);
 	CHECK(c && c == obj(1, 0x20000, 0) && c == obj(1, 0x10000, 1));
 	CHECK_EQ(c->instances, 3);

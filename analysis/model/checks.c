@@ -97,25 +97,70 @@ static int64_t obj_at(const struct sa_model *m, uint32_t pi, uint64_t addr)
 	return sa_map_get(&m->obj_map, pi, addr);
 }
 
-/* An exited thread of process pi named as a mutex's owner. */
-static void owner_exited(struct sa_checks *c, const struct sa_model *m, const struct sa_event *e,
-			 uint32_t pi, uint32_t oi, int64_t owner)
+/* Thread `owner` of process pi had exited when thread vtid found mutex oi
+ * still owned by it. */
+static void report_owner_exited(struct sa_checks *c, const struct sa_model *m, uint32_t pi,
+				uint32_t oi, int32_t owner, int32_t vtid, int64_t ts,
+				uint64_t caller)
 {
-	if (owner <= 0 || m->procs[pi].level < ST_META_LEVEL_FULL)
-		return;
-	int64_t t = sa_map_get(&m->thread_map, pi, (uint64_t)(uint32_t)owner);
-	if (t < 0 || !m->threads[t].exited)
-		return;
-	struct sa_finding *f = sa_checks_add(c, SA_CHK_EXIT_HOLDING, pi, e->ts, &oi, 1,
-					     sa_ev_caller(e));
+	struct sa_finding *f = sa_checks_add(c, SA_CHK_EXIT_HOLDING, pi, ts, &oi, 1, caller);
 	if (!f)
 		return;
-	add_tid(f, (int32_t)owner);
-	add_tid(f, e->vtid);
+	add_tid(f, owner);
+	add_tid(f, vtid);
 	snprintf(f->detail, sizeof(f->detail),
 		 "thread %d ended while holding mutex 0x%llx: thread %d later found it still "
 		 "owned by %d",
-		 (int)owner, (unsigned long long)m->objs[oi].addr, (int)e->vtid, (int)owner);
+		 (int)owner, (unsigned long long)m->objs[oi].addr, (int)vtid, (int)owner);
+}
+
+/* Is `owner` an exited thread of process pi (at the full level)? */
+static int exited_owner(const struct sa_model *m, uint32_t pi, int64_t owner)
+{
+	if (owner <= 0 || m->procs[pi].level < ST_META_LEVEL_FULL)
+		return 0;
+	int64_t t = sa_map_get(&m->thread_map, pi, (uint64_t)(uint32_t)owner);
+	return t >= 0 && m->threads[t].exited;
+}
+
+/* An exited thread named as a mutex's owner by a misuse event. */
+static void owner_exited(struct sa_checks *c, const struct sa_model *m, const struct sa_event *e,
+			 uint32_t pi, uint32_t oi, int64_t owner)
+{
+	if (exited_owner(m, pi, owner))
+		report_owner_exited(c, m, pi, oi, (int32_t)owner, e->vtid, e->ts, sa_ev_caller(e));
+}
+
+static void flush_suspect(struct sa_checks *c, const struct sa_model *m, struct sa_chk_thread *t)
+{
+	if (t->suspect.set)
+		report_owner_exited(c, m, t->suspect.pi, t->suspect.obj, t->suspect.owner,
+				    t->suspect.vtid, t->suspect.ts, t->suspect.caller);
+	t->suspect.set = 0;
+}
+
+void sa_checks_flush_suspects(struct sa_checks *c, const struct sa_model *m)
+{
+	for (uint32_t i = 0; i < c->nthreads; i++)
+		flush_suspect(c, m, &c->threads[i]);
+}
+
+/* A requested/trylock_failed event named an exited owner: pending until
+ * the thread acquires the mutex (then the owner had released it). */
+static void suspect_owner_exited(struct sa_checks *c, const struct sa_model *m,
+				 const struct sa_event *e, uint32_t pi, struct sa_chk_thread *t,
+				 uint32_t oi, int64_t owner)
+{
+	if (!exited_owner(m, pi, owner))
+		return;
+	flush_suspect(c, m, t);
+	t->suspect.set = 1;
+	t->suspect.pi = pi;
+	t->suspect.obj = oi;
+	t->suspect.owner = (int32_t)owner;
+	t->suspect.vtid = e->vtid;
+	t->suspect.ts = e->ts;
+	t->suspect.caller = sa_ev_caller(e);
 }
 
 static void on_mutex(struct sa_checks *c, struct sa_model *m, const struct sa_event *e,
@@ -180,12 +225,15 @@ static void on_mutex(struct sa_checks *c, struct sa_model *m, const struct sa_ev
 	}
 	case SA_EV_mutex_requested:
 	case SA_EV_mutex_trylock_failed:
-		owner_exited(c, m, e, pi, o,
-			     e->f[e->id == SA_EV_mutex_requested ? SA_F_mutex_requested_owner
-								 : SA_F_mutex_trylock_failed_owner].v);
+		suspect_owner_exited(c, m, e, pi, t, o,
+				     e->f[e->id == SA_EV_mutex_requested
+						  ? SA_F_mutex_requested_owner
+						  : SA_F_mutex_trylock_failed_owner].v);
 		break;
 	case SA_EV_mutex_acquired: {
 		int64_t how = e->f[SA_F_mutex_acquired_how].v;
+		if (t->suspect.set && t->suspect.obj == o)
+			t->suspect.set = 0; /* it was free after all: the owner had released it */
 		if (how != 1 && how != 2)
 			break;
 		unsigned i = t->nheld < SA_CHK_HELD ? t->nheld++ : SA_CHK_HELD - 1;

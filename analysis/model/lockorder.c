@@ -232,6 +232,7 @@ static void report_cycle(struct sa_checks *c, const struct sa_model *m, const ui
 
 void sa_checks_finish(struct sa_checks *c, const struct sa_model *m)
 {
+	sa_checks_flush_suspects(c, m);
 	if (c->cycles_done || !c->nedges)
 		return;
 	c->cycles_done = 1;

@@ -85,6 +85,18 @@ struct sa_chk_thread {
 		uint64_t caller;
 	} held[SA_CHK_HELD];    /* contended acquisitions (mutex:acquired) */
 	unsigned nheld;
+	/* Its mutex:requested or trylock_failed named an owner that had
+	 * exited: a finding unless this thread then acquires that mutex (the
+	 * owner word was read before the owner released it and ended, and the
+	 * event was stamped after). Reported at its next such event or at
+	 * sa_checks_finish. */
+	struct {
+		int set;
+		uint32_t pi, obj;
+		int32_t owner, vtid;
+		int64_t ts;
+		uint64_t caller;
+	} suspect;
 };
 
 /* Lock-order edge a→b: a held while b was acquired (first example). */
@@ -120,6 +132,8 @@ struct sa_checks {
 struct sa_checks *sa_checks_attach(struct sa_model *m);
 /* Find the lock-order cycles (once, at the end). */
 void sa_checks_finish(struct sa_checks *c, const struct sa_model *m);
+/* checks.c: report the suspicions still pending (sa_chk_thread.suspect). */
+void sa_checks_flush_suspects(struct sa_checks *c, const struct sa_model *m);
 void sa_checks_free(struct sa_checks *c);
 
 /* Internal (checks.c ↔ lockorder.c). */

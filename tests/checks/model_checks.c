@@ -136,6 +136,33 @@ static void misuse(void)
 	CHECK_EQ(c->nfindings, 8);
 }
 
+/* A waiter that read the owner word before its owner unlocked and ended,
+ * but whose requested event is stamped after the owner's exit, then gets
+ * the mutex: no finding (the owner did release it). A waiter that never
+ * gets it: the owner ended holding it. */
+static void exit_holding_stale_owner(void)
+{
+	setup(2);
+	feed(SA_EV_thread_start, 5, 1, 12, "creator", I(1), "start_routine", I(0x10), NULL);
+	feed(SA_EV_mutex_released, 10, 1, 12, "obj", I(0xA0), "caller", I(0x400), "waiters",
+	     I(1), "woken", I(1), "acquisitions", I(1), NULL);
+	feed(SA_EV_thread_exit, 11, 1, 12, "cancelled", I(0), NULL);
+	feed(SA_EV_mutex_requested, 12, 1, 11, "obj", I(0xA0), "caller", I(0x500), "owner",
+	     I(12), "waiters", I(0), NULL);
+	feed(SA_EV_mutex_acquired, 13, 1, 11, "obj", I(0xA0), "caller", I(0x500), "how", I(2),
+	     "wait_ns", I(3), "acquisitions", I(2), "contended", I(1), NULL);
+	CHECK_EQ(count(SA_CHK_EXIT_HOLDING), 0);
+	sa_checks_free(c);
+	sa_model_free(m);
+
+	setup(2);
+	feed(SA_EV_thread_start, 5, 1, 12, "creator", I(1), "start_routine", I(0x10), NULL);
+	feed(SA_EV_thread_exit, 11, 1, 12, "cancelled", I(0), NULL);
+	feed(SA_EV_mutex_requested, 12, 1, 11, "obj", I(0xA0), "caller", I(0x500), "owner",
+	     I(12), "waiters", I(0), NULL);
+	CHECK_EQ(count(SA_CHK_EXIT_HOLDING), 1);
+}
+
 /* SYNCTRACE_SEM_MAX: sem:misuse findings, one per (semaphore, call site),
  * counted; the note says where the check ran. */
 static void sem_over_max(void)
@@ -240,6 +267,7 @@ int main(int argc, char **argv)
 		{ "order_consistent", order_consistent }, { "order_needs_full", order_needs_full },
 		{ "misuse", misuse }, { "timeline_busiest", timeline_busiest },
 		{ "timeline_cap", timeline_cap }, { "sem_over_max", sem_over_max },
+		{ "exit_holding_stale_owner", exit_holding_stale_owner },
 	};
 	int ran = 0;
 	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)

@@ -196,7 +196,9 @@ static void mutex_event(struct sa_model *m, const struct sa_event *e)
 		if (how == ST_MUTEX_HOW_SPIN || how == ST_MUTEX_HOW_SLEEP) {
 			note_cont(x, from_start, (uint32_t)e->f[SA_F_mutex_acquired_contended].v, 1);
 			sa_dist_add(&x->wait, wait);
-			if (!m->threads[ti].in_relock) /* else cond:relocked counts it */
+			if (m->threads[ti].in_relock) /* cond:relocked counts it */
+				m->threads[ti].in_relock = 0; /* one acquisition, even if relocked is lost */
+			else
 				sa_model_waited(m, ti, oi, SA_WAIT_MUTEX, wait, 0);
 			sa_blame_wait_over(m, oi, e->ts);
 		}

@@ -2,24 +2,16 @@
 #include <string.h>
 
 #include "sa_dist.h"
+#include "st_hist.h"
 
 static unsigned fine_index(uint64_t v)
 {
-	int b = sa_log2_bucket(v);
-	unsigned sub = b > 4 ? (unsigned)(v >> (b - 4)) & (SA_DIST_SUB - 1)
-			     : (unsigned)(v & (SA_DIST_SUB - 1));
-	return (unsigned)b * SA_DIST_SUB + sub;
+	return st_hist_index(v);
 }
 
-/* The largest value mapping to fine bucket i. */
 static uint64_t fine_upper(unsigned i)
 {
-	int b = (int)(i / SA_DIST_SUB);
-	uint64_t sub = i % SA_DIST_SUB;
-	if (b <= 4)
-		return b == 0 ? 0 : sub | (b >= 4 ? 8 : 0); /* small values are exact */
-	uint64_t base = 1ull << (b - 1), step = base / SA_DIST_SUB;
-	return base + (sub + 1) * step - 1;
+	return st_hist_upper(i);
 }
 
 void sa_dist_add(struct sa_dist *d, uint64_t v)

@@ -12,9 +12,11 @@
 
 #include <stdint.h>
 
+#include "st_hist.h"
+
 #define SA_DIST_EXACT 256
-#define SA_DIST_LOG2 65
-#define SA_DIST_SUB 8
+#define SA_DIST_LOG2 ST_HIST_LOG2 /* boundaries: tracepoints/st_hist.h */
+#define SA_DIST_SUB ST_HIST_SUB
 
 struct sa_dist {
 	uint64_t n, sum, min, max;
@@ -35,7 +37,7 @@ int sa_dist_merge(struct sa_dist *dst, const struct sa_dist *src);
 
 static inline int sa_log2_bucket(uint64_t v)
 {
-	return v ? 64 - __builtin_clzll(v) : 0;
+	return st_hist_log2(v);
 }
 
 #endif

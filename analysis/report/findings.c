@@ -18,51 +18,66 @@
 #include <string.h>
 
 #include "sa_checks.h"
+#include "sa_findings.h"
 #include "sa_report_util.h"
 #include "sa_symbols.h"
 #include "sa_verdicts.h"
 #include "sa_waits_view.h"
 
-enum {
-	F_RANK, F_KIND, F_WAIT_KIND, F_ID, F_SHARE = F_ID + SA_ID_N, F_WAITS, F_CONT, F_TIMEOUTS,
-	F_WAIT, F_MEAN, F_COUNT, F_OF, F_BY_TID, F_BY_THREAD, F_BY_SITE, F_PER_HOLD, F_CAUSED,
-	F_VERDICT, F_TRY, F_TEXT, F_N
-};
-static const struct sa_col cols[F_N] = {
-	[F_RANK] = { "rank", "#", SA_COL_U64, 0, 0 },
-	[F_KIND] = { "kind", "kind", SA_COL_STR, 0, 0 },
-	[F_WAIT_KIND] = { "wait_kind", "waited for", SA_COL_STR, 0, 0 },
-	SA_ID_COLS(F_ID),
-	[F_SHARE] = { "wait_share", "share", SA_COL_PCT, 0, 0 },
-	[F_WAITS] = { "waits", "waits", SA_COL_U64, 0, 0 },
-	[F_CONT] = { "contended", "contended", SA_COL_U64, 0, 0 },
-	[F_TIMEOUTS] = { "timeouts", "timeouts", SA_COL_U64, 0, 0 },
-	[F_WAIT] = { "wait_total_ns", "total", SA_COL_NS, 0, 0 },
-	[F_MEAN] = { "wait_mean_ns", "mean", SA_COL_NS, 0, 0 },
-	[F_COUNT] = { "count", "count", SA_COL_U64, 0, 0 },   /* the kind's own count (see README) */
-	[F_OF] = { "of", "of", SA_COL_U64, 0, 0 },            /* ... out of this many */
-	[F_BY_TID] = { "by_tid", "tid", SA_COL_I64, 0, 0 },
-	[F_BY_THREAD] = { "by_thread", "by thread", SA_COL_STR, 0, 0 },
-	[F_BY_SITE] = { "by_site", "from", SA_COL_STR, 0, 0 },
-	[F_PER_HOLD] = { "hold_mean_ns", "per hold", SA_COL_NS, 0, 0 },
-	[F_CAUSED] = { "caused_ns", "caused", SA_COL_NS, 0, 0 },
-	[F_VERDICT] = { "verdict", "verdict", SA_COL_STR, 0, 0 },
-	[F_TRY] = { "try", "try", SA_COL_STR, 0, 0 },
-	[F_TEXT] = { "text", "finding", SA_COL_STR, 0, 0 },
+static const struct sa_col cols[SA_FND_N] = {
+	[SA_FND_RANK] = { "rank", "#", SA_COL_U64, 0, 0 },
+	[SA_FND_KIND] = { "kind", "kind", SA_COL_STR, 0, 0 },
+	[SA_FND_WAIT_KIND] = { "wait_kind", "waited for", SA_COL_STR, 0, 0 },
+	SA_ID_COLS(SA_FND_ID),
+	[SA_FND_SHARE] = { "wait_share", "share", SA_COL_PCT, 0, 0 },
+	[SA_FND_WAITS] = { "waits", "waits", SA_COL_U64, 0, 0 },
+	[SA_FND_CONT] = { "contended", "contended", SA_COL_U64, 0, 0 },
+	[SA_FND_TIMEOUTS] = { "timeouts", "timeouts", SA_COL_U64, 0, 0 },
+	[SA_FND_WAIT] = { "wait_total_ns", "total", SA_COL_NS, 0, 0 },
+	[SA_FND_MEAN] = { "wait_mean_ns", "mean", SA_COL_NS, 0, 0 },
+	[SA_FND_COUNT] = { "count", "count", SA_COL_U64, 0, 0 },   /* the kind's own count (see README) */
+	[SA_FND_OF] = { "of", "of", SA_COL_U64, 0, 0 },            /* ... out of this many */
+	[SA_FND_BY_TID] = { "by_tid", "tid", SA_COL_I64, 0, 0 },
+	[SA_FND_BY_THREAD] = { "by_thread", "by thread", SA_COL_STR, 0, 0 },
+	[SA_FND_BY_SITE] = { "by_site", "from", SA_COL_STR, 0, 0 },
+	[SA_FND_PER_HOLD] = { "hold_mean_ns", "per hold", SA_COL_NS, 0, 0 },
+	[SA_FND_CAUSED] = { "caused_ns", "caused", SA_COL_NS, 0, 0 },
+	[SA_FND_VERDICT] = { "verdict", "verdict", SA_COL_STR, 0, 0 },
+	[SA_FND_TRY] = { "try", "try", SA_COL_STR, 0, 0 },
+	[SA_FND_TEXT] = { "text", "finding", SA_COL_STR, 0, 0 },
 };
 
 #define MAX_WAIT_FINDINGS 3
 #define MAX_CHECK_FINDINGS 5
 
-struct fb {
-	const struct sa_model *m;
-	struct sa_table *t;
-	char text[1024];
-	size_t len;
-};
 
-static void say(struct fb *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(struct fb *f, const char *fmt, ...)
+#define say sa_finding_say
+
+static struct sa_cell *row(struct sa_fb *f, const char *kind)
+{
+	struct sa_cell *c = sa_table_row(f->t);
+	if (!c)
+		return NULL;
+	sa_set_u(&c[SA_FND_RANK], f->t->nrows);
+	sa_cell_str(&c[SA_FND_KIND], kind);
+	f->len = 0;
+	f->text[0] = 0;
+	return c;
+}
+
+static void done(struct sa_fb *f, struct sa_cell *c)
+{
+	if (f->len >= sizeof(f->text))
+		memcpy(f->text + sizeof(f->text) - 4, "\xe2\x80\xa6", 4);
+	sa_cell_str(&c[SA_FND_TEXT], f->text);
+}
+
+struct sa_cell *sa_finding_row(struct sa_fb *f, const char *kind)
+{
+	return row(f, kind);
+}
+
+void sa_finding_say(struct sa_fb *f, const char *fmt, ...)
 {
 	va_list ap;
 	if (f->len >= sizeof(f->text))
@@ -74,23 +89,9 @@ static void say(struct fb *f, const char *fmt, ...)
 		f->len += (size_t)w;
 }
 
-static struct sa_cell *row(struct fb *f, const char *kind)
+void sa_finding_done(struct sa_fb *f, struct sa_cell *c)
 {
-	struct sa_cell *c = sa_table_row(f->t);
-	if (!c)
-		return NULL;
-	sa_set_u(&c[F_RANK], f->t->nrows);
-	sa_cell_str(&c[F_KIND], kind);
-	f->len = 0;
-	f->text[0] = 0;
-	return c;
-}
-
-static void done(struct fb *f, struct sa_cell *c)
-{
-	if (f->len >= sizeof(f->text))
-		memcpy(f->text + sizeof(f->text) - 4, "\xe2\x80\xa6", 4);
-	sa_cell_str(&c[F_TEXT], f->text);
+	done(f, c);
 }
 
 static const char *ns(char *b, uint64_t v)
@@ -104,7 +105,7 @@ static const char *cnt(char *b, uint64_t v)
 }
 
 /* "`queue_lock` (queue.c:41)" */
-static void say_object(struct fb *f, uint32_t obj)
+void sa_finding_object(struct sa_fb *f, uint32_t obj)
 {
 	struct sa_objname nm;
 	if (sa_object_name(f->m, obj, &nm)) {
@@ -116,7 +117,7 @@ static void say_object(struct fb *f, uint32_t obj)
 		say(f, " (%s)", nm.site);
 }
 
-static void checks_findings(struct fb *f, const struct sa_report_opts *o, int lock_order)
+static void checks_findings(struct sa_fb *f, const struct sa_report_opts *o, int lock_order)
 {
 	struct sa_checks *k = o->checks;
 	unsigned shown = 0, more = 0;
@@ -132,10 +133,10 @@ static void checks_findings(struct fb *f, const struct sa_report_opts *o, int lo
 		if (!c)
 			return;
 		shown++;
-		sa_cell_str(&c[F_VERDICT], sa_check_name(x->check));
-		sa_set_u(&c[F_COUNT], x->count);
+		sa_cell_str(&c[SA_FND_VERDICT], sa_check_name(x->check));
+		sa_set_u(&c[SA_FND_COUNT], x->count);
 		if (x->nobj)
-			sa_id_fill(f->m, x->obj[0], &c[F_ID]);
+			sa_id_fill(f->m, x->obj[0], &c[SA_FND_ID]);
 		say(f, "%s", lock_order ? "lock-order cycle: " : "");
 		say(f, "%s (%s, pid %d", x->detail, sa_check_name(x->check),
 		    (int)f->m->procs[x->proc].vpid);
@@ -147,28 +148,28 @@ static void checks_findings(struct fb *f, const struct sa_report_opts *o, int lo
 			say(f, " at %s", sa_site_name(f->m, x->proc, x->caller[0], s, sizeof(s)));
 		}
 		say(f, lock_order ? "; take these locks in one order everywhere." : ".");
-		sa_cell_str(&c[F_TRY], lock_order ? "one lock order" : "fix the misuse");
+		sa_cell_str(&c[SA_FND_TRY], lock_order ? "one lock order" : "fix the misuse");
 		done(f, c);
 	}
 	if (more) {
 		struct sa_cell *c = row(f, lock_order ? "lock_order" : "misuse");
 		if (!c)
 			return;
-		sa_set_u(&c[F_COUNT], more);
+		sa_set_u(&c[SA_FND_COUNT], more);
 		say(f, "%u more %s findings: --wide (the Debug checks table) or --format json.", more,
 		    lock_order ? "lock-order" : "debug-check");
 		done(f, c);
 	}
 }
 
-static void incomplete(struct fb *f, const struct sa_report_opts *o)
+static void incomplete(struct sa_fb *f, const struct sa_report_opts *o)
 {
 	char a[32], b[32], d[32];
 	if (o->partial) {
 		struct sa_cell *c = row(f, "incomplete");
 		if (!c)
 			return;
-		sa_cell_str(&c[F_VERDICT], "partial");
+		sa_cell_str(&c[SA_FND_VERDICT], "partial");
 		say(f, "incomplete: the trace could not be read to its end; every number is a "
 		    "lower bound.");
 		done(f, c);
@@ -177,7 +178,7 @@ static void incomplete(struct fb *f, const struct sa_report_opts *o)
 		struct sa_cell *c = row(f, "incomplete");
 		if (!c)
 			return;
-		sa_cell_str(&c[F_VERDICT], "out_of_memory");
+		sa_cell_str(&c[SA_FND_VERDICT], "out_of_memory");
 		say(f, "incomplete: the analyzer ran out of memory; the report covers what it kept.");
 		done(f, c);
 	}
@@ -189,9 +190,9 @@ static void incomplete(struct fb *f, const struct sa_report_opts *o)
 		if (!c)
 			return;
 		unsigned why = k->lockorder_incomplete | (k->edges_dropped ? SA_CHK_INCOMPLETE_EDGES : 0);
-		sa_cell_str(&c[F_VERDICT], "lock_order");
-		sa_set_u(&c[F_COUNT], k->edges_dropped);
-		sa_set_u(&c[F_OF], k->edges_dropped + k->nedges);
+		sa_cell_str(&c[SA_FND_VERDICT], "lock_order");
+		sa_set_u(&c[SA_FND_COUNT], k->edges_dropped);
+		sa_set_u(&c[SA_FND_OF], k->edges_dropped + k->nedges);
 		say(f, "lock-order check incomplete:");
 		if (why & SA_CHK_INCOMPLETE_EDGES)
 			say(f, " its graph is full (%s edges kept, %s dropped at the %s-edge limit),",
@@ -201,15 +202,15 @@ static void incomplete(struct fb *f, const struct sa_report_opts *o)
 		if (why & SA_CHK_INCOMPLETE_OOM)
 			say(f, " it ran out of memory,");
 		say(f, " so a cycle may be missed (this is not \"no finding\"); try a shorter trace.");
-		sa_cell_str(&c[F_TRY], "a shorter trace");
+		sa_cell_str(&c[SA_FND_TRY], "a shorter trace");
 		done(f, c);
 	}
 	if (k->dropped) {
 		struct sa_cell *c = row(f, "incomplete");
 		if (!c)
 			return;
-		sa_cell_str(&c[F_VERDICT], "findings");
-		sa_set_u(&c[F_COUNT], k->dropped);
+		sa_cell_str(&c[SA_FND_VERDICT], "findings");
+		sa_set_u(&c[SA_FND_COUNT], k->dropped);
 		say(f, "debug checks incomplete: %s findings beyond the first %d were not kept.",
 		    cnt(a, k->dropped), SA_CHK_MAX_FINDINGS);
 		done(f, c);
@@ -218,7 +219,7 @@ static void incomplete(struct fb *f, const struct sa_report_opts *o)
 
 /* Checks that need the full level: scope, not a failure, so it ranks after
  * the answers (an incomplete finding all the same: never "no finding"). */
-static void level_note(struct fb *f)
+static void level_note(struct sa_fb *f)
 {
 	unsigned not_full = 0;
 	for (uint32_t p = 0; p < f->m->nprocs; p++)
@@ -227,18 +228,18 @@ static void level_note(struct fb *f)
 		struct sa_cell *c = row(f, "incomplete");
 		if (!c)
 			return;
-		sa_cell_str(&c[F_VERDICT], "level");
-		sa_set_u(&c[F_COUNT], not_full);
-		sa_set_u(&c[F_OF], f->m->nprocs);
+		sa_cell_str(&c[SA_FND_VERDICT], "level");
+		sa_set_u(&c[SA_FND_COUNT], not_full);
+		sa_set_u(&c[SA_FND_OF], f->m->nprocs);
 		say(f, "lock-order and exit-holding checks not run in %u of %u process%s (recorded "
 		    "below the full level); record with --level full.", not_full, f->m->nprocs,
 		    f->m->nprocs == 1 ? "" : "es");
-		sa_cell_str(&c[F_TRY], "--level full");
+		sa_cell_str(&c[SA_FND_TRY], "--level full");
 		done(f, c);
 	}
 }
 
-static void discarded(struct fb *f)
+static void discarded(struct sa_fb *f)
 {
 	const struct sa_model *m = f->m;
 	char a[32];
@@ -247,9 +248,9 @@ static void discarded(struct fb *f)
 	struct sa_cell *c = row(f, "discarded");
 	if (!c)
 		return;
-	sa_set_u(&c[F_COUNT], m->discarded_total);
-	sa_set_u(&c[F_OF], m->ndiscards);
-	sa_cell_str(&c[F_VERDICT], m->discarded_unknown ? "at_least" : "exact");
+	sa_set_u(&c[SA_FND_COUNT], m->discarded_total);
+	sa_set_u(&c[SA_FND_OF], m->ndiscards);
+	sa_cell_str(&c[SA_FND_VERDICT], m->discarded_unknown ? "at_least" : "exact");
 	unsigned impossible = 0;
 	for (uint32_t i = 0; i < m->ndiscards; i++)
 		impossible += !m->discards[i].count_known && m->discards[i].raw_count;
@@ -260,7 +261,7 @@ static void discarded(struct fb *f)
 		    impossible == 1 ? "" : "s");
 	say(f, ": counts derived from events are lower bounds; record with --blocking to lose "
 	    "none.");
-	sa_cell_str(&c[F_TRY], "--blocking");
+	sa_cell_str(&c[SA_FND_TRY], "--blocking");
 	done(f, c);
 }
 
@@ -287,7 +288,7 @@ static void find_waiter(void *ctx, uint32_t thread, uint32_t obj, enum sa_wait_k
 		}
 }
 
-static void wait_finding(struct fb *f, const struct sa_waits_view *v, const struct sa_wrow *w)
+static void wait_finding(struct sa_fb *f, const struct sa_waits_view *v, const struct sa_wrow *w)
 {
 	const struct sa_model *m = f->m;
 	const struct sa_wgroup *g = &v->groups[w->group];
@@ -297,18 +298,18 @@ static void wait_finding(struct fb *f, const struct sa_waits_view *v, const stru
 	if (!c)
 		return;
 	double share = v->total_ns ? (double)w->s.wait_ns / (double)v->total_ns : 0;
-	sa_cell_str(&c[F_WAIT_KIND], sa_wait_kind_name(w->kind));
-	sa_id_fill(m, g->rep, &c[F_ID]);
-	sa_set_u(&c[F_ID + SA_ID_INSTANCES], g->instances);
-	sa_set_f(&c[F_SHARE], share);
-	sa_set_u(&c[F_WAITS], w->s.waits);
-	sa_set_u(&c[F_CONT], w->s.contended);
-	sa_set_u(&c[F_TIMEOUTS], w->s.timeouts);
-	sa_set_u(&c[F_WAIT], w->s.wait_ns);
+	sa_cell_str(&c[SA_FND_WAIT_KIND], sa_wait_kind_name(w->kind));
+	sa_id_fill(m, g->rep, &c[SA_FND_ID]);
+	sa_set_u(&c[SA_FND_ID + SA_ID_INSTANCES], g->instances);
+	sa_set_f(&c[SA_FND_SHARE], share);
+	sa_set_u(&c[SA_FND_WAITS], w->s.waits);
+	sa_set_u(&c[SA_FND_CONT], w->s.contended);
+	sa_set_u(&c[SA_FND_TIMEOUTS], w->s.timeouts);
+	sa_set_u(&c[SA_FND_WAIT], w->s.wait_ns);
 	if (w->s.waits)
-		sa_set_u(&c[F_MEAN], w->s.wait_ns / w->s.waits);
+		sa_set_u(&c[SA_FND_MEAN], w->s.wait_ns / w->s.waits);
 
-	say_object(f, g->rep);
+	sa_finding_object(f, g->rep);
 	if (g->instances > 1)
 		say(f, " (%llu objects)", (unsigned long long)g->instances);
 	say(f, ": %.0f %% of all waiting (%s", 100.0 * share, sa_wait_kind_name(w->kind));
@@ -340,34 +341,34 @@ static void wait_finding(struct fb *f, const struct sa_waits_view *v, const stru
 				holds += bl->holds, hold_ns += bl->hold_ns;
 		}
 		sa_thread_label(m, who, s, sizeof(s));
-		sa_cell_str(&c[F_BY_THREAD], s);
+		sa_cell_str(&c[SA_FND_BY_THREAD], s);
 		if (who < m->nthreads)
-			sa_set_i(&c[F_BY_TID], m->threads[who].vtid);
+			sa_set_i(&c[SA_FND_BY_TID], m->threads[who].vtid);
 		say(f, "; held by thread `%s`", s);
 		if (site) {
 			sa_site_name(m, ob->proc, site, s, sizeof(s));
-			sa_cell_str(&c[F_BY_SITE], s);
+			sa_cell_str(&c[SA_FND_BY_SITE], s);
 			say(f, " in %s", s);
 		}
 		if (holds) {
-			sa_set_u(&c[F_PER_HOLD], hold_ns / holds);
+			sa_set_u(&c[SA_FND_PER_HOLD], hold_ns / holds);
 			say(f, ", %s per hold", ns(a, hold_ns / holds));
 		}
-		sa_set_u(&c[F_CAUSED], caused);
+		sa_set_u(&c[SA_FND_CAUSED], caused);
 		say(f, ", causing %s of the wait", ns(a, caused));
 	} else if ((w->kind == SA_WAIT_COND || w->kind == SA_WAIT_SEM) && g->nwakers) {
 		const struct sa_waker *wk = &g->wakers[0];
 		sa_thread_label(m, wk->thread, s, sizeof(s));
-		sa_cell_str(&c[F_BY_THREAD], s);
+		sa_cell_str(&c[SA_FND_BY_THREAD], s);
 		if (wk->thread < m->nthreads)
-			sa_set_i(&c[F_BY_TID], m->threads[wk->thread].vtid);
+			sa_set_i(&c[SA_FND_BY_TID], m->threads[wk->thread].vtid);
 		say(f, "; woken by thread `%s`", s);
 		if (wk->site) {
 			sa_site_name(m, ob->proc, wk->site, s, sizeof(s));
-			sa_cell_str(&c[F_BY_SITE], s);
+			sa_cell_str(&c[SA_FND_BY_SITE], s);
 			say(f, " from %s", s);
 		}
-		sa_set_u(&c[F_COUNT], wk->released);
+		sa_set_u(&c[SA_FND_COUNT], wk->released);
 		if (wk->released)
 			say(f, " (%s waiters, %s after their wait began)", cnt(a, wk->released),
 			    ns(b, wk->latency_ns / wk->released));
@@ -400,7 +401,7 @@ static void wait_finding(struct fb *f, const struct sa_waits_view *v, const stru
 	else if (w->kind == SA_WAIT_SPINLOCK)
 		try_ = "a mutex, if holds are long";
 	if (try_) {
-		sa_cell_str(&c[F_TRY], try_);
+		sa_cell_str(&c[SA_FND_TRY], try_);
 		say(f, ". Try: %s.", try_);
 	} else {
 		say(f, ".");
@@ -408,7 +409,7 @@ static void wait_finding(struct fb *f, const struct sa_waits_view *v, const stru
 	done(f, c);
 }
 
-static void futile_wakes(struct fb *f)
+static void futile_wakes(struct sa_fb *f)
 {
 	const struct sa_model *m = f->m;
 	uint64_t wakes = 0, wasted = 0, wtb = 0, best = 0;
@@ -432,24 +433,24 @@ static void futile_wakes(struct fb *f)
 	struct sa_cell *c = row(f, "futile_wakes");
 	if (!c)
 		return;
-	sa_id_fill(m, top, &c[F_ID]);
-	sa_set_u(&c[F_COUNT], wasted);
-	sa_set_u(&c[F_OF], wakes);
-	sa_set_u(&c[F_CONT], wtb);
+	sa_id_fill(m, top, &c[SA_FND_ID]);
+	sa_set_u(&c[SA_FND_COUNT], wasted);
+	sa_set_u(&c[SA_FND_OF], wakes);
+	sa_set_u(&c[SA_FND_CONT], wtb);
 	say(f, "%s of %s futex wakes woke nobody", cnt(a, wasted), cnt(b, wakes));
 	if (wtb)
 		say(f, " and %s woken threads went back to sleep at once (wake-then-block)",
 		    cnt(a, wtb));
 	say(f, "; most on ");
-	say_object(f, top);
+	sa_finding_object(f, top);
 	say(f, " (%s wasted, %s wake-then-block). Try: wake only when a waiter is registered, "
 	    "and signal after unlocking.", cnt(a, m->objs[top].fx_wasted),
 	    cnt(b, m->objs[top].wake_then_block));
-	sa_cell_str(&c[F_TRY], "signal after unlocking");
+	sa_cell_str(&c[SA_FND_TRY], "signal after unlocking");
 	done(f, c);
 }
 
-static void timeout_races(struct fb *f)
+static void timeout_races(struct sa_fb *f)
 {
 	struct sa_race_verdict v;
 	char a[32], b[32], d[32];
@@ -459,11 +460,11 @@ static void timeout_races(struct fb *f)
 	struct sa_cell *c = row(f, "timeout_race");
 	if (!c)
 		return;
-	sa_cell_str(&c[F_VERDICT], v.name);
-	sa_set_u(&c[F_COUNT], v.races);
-	sa_set_u(&c[F_OF], v.leaving);
-	sa_set_u(&c[F_CAUSED], v.race_ns);
-	sa_set_f(&c[F_SHARE], v.share);
+	sa_cell_str(&c[SA_FND_VERDICT], v.name);
+	sa_set_u(&c[SA_FND_COUNT], v.races);
+	sa_set_u(&c[SA_FND_OF], v.leaving);
+	sa_set_u(&c[SA_FND_CAUSED], v.race_ns);
+	sa_set_f(&c[SA_FND_SHARE], v.share);
 	if (v.code == SA_RACE_NEVER)
 		say(f, "timeout races do not matter here: %s condvar waiters timed out or were "
 		    "cancelled and none met a signaler.", cnt(a, v.leaving));
@@ -475,7 +476,7 @@ static void timeout_races(struct fb *f)
 	done(f, c);
 }
 
-static void spin(struct fb *f)
+static void spin(struct sa_fb *f)
 {
 	struct sa_spin_verdict v;
 	char a[32];
@@ -485,12 +486,12 @@ static void spin(struct fb *f)
 	struct sa_cell *c = row(f, "spin");
 	if (!c)
 		return;
-	sa_cell_str(&c[F_VERDICT], v.name);
-	sa_set_u(&c[F_COUNT], v.acquired);
-	sa_set_u(&c[F_OF], v.loops);
-	sa_set_u(&c[F_WAIT], v.spin_ns);
+	sa_cell_str(&c[SA_FND_VERDICT], v.name);
+	sa_set_u(&c[SA_FND_COUNT], v.acquired);
+	sa_set_u(&c[SA_FND_OF], v.loops);
+	sa_set_u(&c[SA_FND_WAIT], v.spin_ns);
 	if (v.try_)
-		sa_cell_str(&c[F_TRY], v.try_);
+		sa_cell_str(&c[SA_FND_TRY], v.try_);
 	double pa = 100.0 * (double)v.acquired / (double)v.loops;
 	switch (v.code) {
 	case SA_SPIN_PAYS:
@@ -520,15 +521,16 @@ static void spin(struct fb *f)
 void sa_findings_build(const struct sa_model *m, const struct sa_report_opts *o,
 		       struct sa_report *r)
 {
-	struct fb f = { .m = m };
+	struct sa_fb f = { .m = m };
 	struct sa_waits_view v;
-	if (!(f.t = sa_report_table(r, "findings", "Findings", cols, F_N)))
+	if (!(f.t = sa_report_table(r, "findings", "Findings", cols, SA_FND_N)))
 		return;
 	f.t->minor = 3;
 	f.t->flags = SA_TAB_LIST;
-	f.t->text_col = F_TEXT;
+	f.t->text_col = SA_FND_TEXT;
 	incomplete(&f, o);
 	discarded(&f);
+	sa_findings_hang(&f, o);
 	if (o->checks) {
 		sa_checks_finish(o->checks, m);
 		checks_findings(&f, o, 1);
@@ -556,7 +558,9 @@ void sa_findings_build(const struct sa_model *m, const struct sa_report_opts *o,
 		sa_waits_view_free(&v);
 	}
 	futile_wakes(&f);
+	sa_findings_wakes(&f);
 	timeout_races(&f);
 	spin(&f);
+	sa_findings_spin_plan(&f);
 	level_note(&f);
 }

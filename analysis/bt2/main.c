@@ -19,6 +19,7 @@
 #include "sa_graph.h"
 #include "sa_guard.h"
 #include "sa_timeline.h"
+#include "sa_waitfor.h"
 
 #define PROG "synctrace-report"
 
@@ -27,7 +28,8 @@ static void usage(FILE *f)
 	fprintf(f, "usage: " PROG " [--format text|json|csv|html|folded|pprof|chrome]\n"
 		   "       [--sample wait|contentions|hold|wasted_wakes] [--sort wait|contended|acquisitions|hold]\n"
 		   "       [--by class|object|site] [--all] [--wide] [--top N] [--checks]\n"
-		   "       [--window START,END] [--work-event EVENT[/FIELD]] [-o FILE] TRACE_PATH...\n"
+		   "       [--window START,END] [--at TIME] [--work-event EVENT[/FIELD]] [-o FILE]\n"
+		   "       TRACE_PATH...\n"
 		   "Each TRACE_PATH is a CTF trace directory or a directory searched for them\n"
 		   "(an LTTng session output: .../ust/uid/<uid>/64-bit).\n"
 		   "The report opens with its findings, then where threads wait, ranked.\n"
@@ -38,6 +40,8 @@ static void usage(FILE *f)
 		   "--checks: debug checks (misuse, lock-order inversions) as one more table.\n"
 		   "--window START,END: the HTML timeline's window, in seconds from the first\n"
 		   "event (default: the busiest second); the exports: what ended in it.\n"
+		   "--at TIME: the wait-for graph (who holds, who waits for whom, waits nothing\n"
+		   "can end) at TIME seconds from the first event, not at the end of the trace.\n"
 		   "--work-event PROVIDER:EVENT[/FIELD]: the unit of work of the wakeups-per-unit\n"
 		   "tables: one per such event (or its integer FIELD's value), any event in the\n"
 		   "trace; default: the program's synctrace_work_done() calls.\n"
@@ -109,7 +113,8 @@ static int cmp_str(const void *a, const void *b)
 struct run {
 	struct sa_report_opts opts; /* format, sort, top from the command line */
 	const char *outpath, *first;
-	int npaths, checks, have_window;
+	int npaths, checks, have_window, have_at;
+	double at;                  /* --at: seconds from the first event */
 	const char *work_event;     /* --work-event, or NULL */
 	double win_start, win_end;
 };
@@ -135,6 +140,10 @@ static int report(void *arg, uint64_t stop_after, volatile uint64_t *progress, i
 		sa_model_set_work_event(st.model, r->work_event); /* checked in main */
 	if (r->opts.by == SA_BY_OBJECT) /* one row per object: none folded into classes */
 		sa_model_keep_objects(st.model, 1);
+	if (r->have_at && sa_waitfor_at(st.model, r->at)) {
+		rc = 2;
+		goto out;
+	}
 	if (r->checks && !(st.opts.checks = sa_checks_attach(st.model))) {
 		rc = 2;
 		goto out;
@@ -219,6 +228,7 @@ int main(int argc, char **argv)
 		{ "checks", no_argument, NULL, 'c' },
 		{ "window", required_argument, NULL, 'w' },
 		{ "work-event", required_argument, NULL, 'W' },
+		{ "at", required_argument, NULL, 'a' },
 		{ "by", required_argument, NULL, 'B' },
 		{ "all", no_argument, NULL, 'A' },
 		{ "wide", no_argument, NULL, 'D' },
@@ -296,6 +306,19 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			r.have_window = 1;
+			break;
+		}
+		case 'a': {
+			char *end;
+			r.at = strtod(optarg, &end);
+			if (*end == 's' && end[1] == 0)
+				end++;
+			if (*end || end == optarg || !(r.at >= 0)) {
+				fprintf(stderr, PROG ": --at wants a time in seconds from the first "
+						"event (2.5), not '%s'\n", optarg);
+				return 2;
+			}
+			r.have_at = 1;
 			break;
 		}
 		case 'W':

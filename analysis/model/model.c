@@ -6,6 +6,7 @@
 #include "sa_config.h"
 #include "sa_model.h"
 #include "sa_symbols.h"
+#include "sa_waitfor.h"
 
 /* The families (sa_family.h), by object type, and by event id. */
 static const struct sa_family *const families[SA_OBJ_NTYPES] = {
@@ -82,6 +83,7 @@ void sa_model_free(struct sa_model *m)
 	free(m->pairs);
 	free(m->discards);
 	sa_symbols_free(m->symbols);
+	sa_waitfor_free(m->waitfor);
 	sa_map_free(&m->proc_map);
 	sa_map_free(&m->thread_map);
 	sa_map_free(&m->obj_map);
@@ -546,6 +548,7 @@ int sa_model_feed(struct sa_model *m, const struct sa_event *e)
 	/* Wake-then-block (futex.c): any event of a family (not the futex or
 	 * spin layer) by the woken thread on the object it was woken from means
 	 * it got past that object. */
+	sa_waitfor_feed(m, e, pi, ti);
 	t = &m->threads[ti];
 	if (t->woken_valid && id != SA_EV_futex_wait && id != SA_EV_futex_wake &&
 	    id != SA_EV_futex_requeue && id != SA_EV_spin_loop) {

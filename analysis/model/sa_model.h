@@ -115,6 +115,7 @@ struct sa_thread {
 };
 
 struct sa_obj_waits; /* waits.c */
+struct sa_waitfor;   /* waitfor.c */
 
 struct sa_object {
 	uint32_t proc;
@@ -243,6 +244,8 @@ struct sa_model {
 		void *ctx;
 	} observers[4];
 	unsigned nobservers;
+	/* The wait-for graph (sa_waitfor.h), fed by sa_model_feed. */
+	struct sa_waitfor *waitfor;
 };
 
 /* The newest trace format this model understands (tracepoints/st_probes.h);

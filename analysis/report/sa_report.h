@@ -41,6 +41,10 @@ void sa_checks_build(const struct sa_model *m, const struct sa_report_opts *o,
  * has such objects). */
 void sa_barriers_build(const struct sa_model *m, const struct sa_report_opts *o,
 		       struct sa_report *r);
+/* hangs.graph, hangs.objects: the wait-for graph (only when a thread is
+ * blocked at the end of the trace or at --at). */
+void sa_hangs_build(const struct sa_model *m, const struct sa_report_opts *o,
+		    struct sa_report *r);
 /* stacks.objects: every call stack of every object (only with stacks). */
 void sa_stacks_build(const struct sa_model *m, const struct sa_report_opts *o,
 		     struct sa_report *r);

@@ -1,0 +1,97 @@
+/* Shared by the tests/hang programs: each reaches its state, checks in
+ * /proc that the threads it means are asleep where it means (the kernel
+ * says so: task state S in the system call it names), then says so by
+ * writing its pid to the file argv[1] (written whole, then renamed in),
+ * and sleeps until the test stops the recording or kills it. */
+#ifndef HANG_UTIL_H
+#define HANG_UTIL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define HANG_FUTEX SYS_futex
+#define HANG_NANOSLEEP SYS_clock_nanosleep
+
+static inline pid_t hang_tid(void)
+{
+	return (pid_t)syscall(SYS_gettid);
+}
+
+static inline void hang_nap(long ns)
+{
+	struct timespec ts = { 0, ns };
+	nanosleep(&ts, NULL);
+}
+
+/* 1 when thread tid is asleep (state S) in system call nr. */
+static inline int hang_asleep_in(pid_t tid, long nr)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	const char *p = strrchr(buf, ')'); /* after the name, which may hold anything */
+	if (!p || p[1] != ' ' || p[2] != 'S')
+		return 0;
+	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", (int)tid);
+	if (!(f = fopen(path, "r")))
+		return 0;
+	long got = -1;
+	int ok = fscanf(f, "%ld", &got) == 1;
+	fclose(f);
+	return ok && got == nr;
+}
+
+/* Wait (20 s at most, else the program fails) until tid sleeps in nr. */
+static inline void hang_wait_asleep(_Atomic pid_t *tid, long nr, const char *who)
+{
+	for (int i = 0; i < 20000; i++) {
+		pid_t t = atomic_load(tid);
+		if (t && hang_asleep_in(t, nr))
+			return;
+		hang_nap(1000000);
+	}
+	fprintf(stderr, "hang test: %s never fell asleep\n", who);
+	exit(2);
+}
+
+static inline void hang_wait_phase(_Atomic int *phase, int want)
+{
+	for (int i = 0; i < 20000 && atomic_load(phase) < want; i++)
+		hang_nap(1000000);
+	if (atomic_load(phase) < want) {
+		fprintf(stderr, "hang test: phase %d never reached\n", want);
+		exit(2);
+	}
+}
+
+/* Say the state is reached, then sleep until stopped. */
+static inline void hang_ready(const char *path)
+{
+	char tmp[4096];
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	FILE *f = fopen(tmp, "w");
+	if (!f || fprintf(f, "%d\n", (int)getpid()) < 0 || fclose(f) || rename(tmp, path)) {
+		perror(path);
+		exit(2);
+	}
+	for (;;)
+		pause();
+}
+
+static inline void hang_name(const char *name)
+{
+	pthread_setname_np(pthread_self(), name);
+}
+
+#endif

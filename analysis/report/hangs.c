@@ -366,7 +366,8 @@ static void object_row(struct sa_table *t, const struct sa_model *m, const struc
 void sa_hangs_build(const struct sa_model *m, const struct sa_report_opts *o, struct sa_report *r)
 {
 	const struct sa_waitfor *w = sa_waitfor_solve(m);
-	char title[128], b[32];
+	static char title[128]; /* the table keeps the pointer */
+	char b[32];
 	(void)o;
 	if (!w || !w->blocked)
 		return;

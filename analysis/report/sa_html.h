@@ -24,6 +24,8 @@ void sa_html_render(const struct sa_model *m, const struct sa_report_opts *o,
 void sa_html_charts(const struct sa_model *m, const struct sa_report *r, FILE *out);
 /* Wait time by stack, an icicle of the folded export's rows (html_flame.c). */
 void sa_html_flame(const struct sa_model *m, const struct sa_report_opts *o, FILE *out);
+/* The wait-for graph, when a thread is blocked (html_hangs.c). */
+void sa_html_hangs(const struct sa_model *m, FILE *out);
 void sa_html_timeline(const struct sa_model *m, const struct sa_report_opts *o, FILE *out);
 
 #endif

@@ -37,9 +37,17 @@ rc=$?
 app=
 [ $rc -eq $want_rc ] && pass "recording ended with status $rc" || fail "synctrace status $rc, want $want_rc"
 
+# HANG_KEEP=DIR keeps the trace (DIR/NAME) to look at.
+[ -n "${HANG_KEEP:-}" ] && rm -rf "${HANG_KEEP:?}/$NAME" && mkdir -p "$HANG_KEEP" && cp -r "$T/trace" "$HANG_KEEP/$NAME"
 "$REPORT" --format json "$T/trace" >"$T/r.json" 2>"$T/rerr" || fail "report failed: $(cat "$T/rerr")"
 "$REPORT" --checks --format json "$T/trace" >"$T/rc.json" 2>/dev/null || fail "report --checks failed"
 "$REPORT" "$T/trace" >"$T/r.txt" 2>/dev/null
+"$REPORT" --format html "$T/trace" >"$T/r.html" 2>/dev/null
+html_graph() { # html_graph WHAT WANT_ROWS: the HTML section and its rows (0: no section)
+	local got
+	got=$(sed -n '/<section id="waitfor">/,/<\/section>/p' "$T/r.html" | grep -c '<g class="wf-edge">')
+	if [ "$got" = "$2" ]; then pass "$1: $got"; else fail "$1: got $got rows, want $2"; fi
+}
 eq() { # eq WHAT JQ WANT [FILE]
 	local got
 	got=$(jq -r "$2" "${4:-$T/r.json}" | tr '\n' ' ' | sed 's/ $//')
@@ -63,6 +71,7 @@ cond_cycle)
 	eq "graph" "[$G | (.thread | sub(\":.*\"; \"\")) + \"/\" + .wait_kind + \"/\" + .name + \"/\" + .state] | sort | join(\" \")" \
 		"flusher/cond/dirty_cv/stuck writer/mutex/table_lock/stuck"
 	eq "with --checks too" "[$F | .verdict] | join(\" \")" cycle "$T/rc.json"
+	html_graph "HTML wait-for graph rows" 2
 	has "the sentence" "waits on condvar \`dirty_cv\`"
 	has "its signaler" "its only signaler \`writer:"
 	has "the holder" "is blocked on mutex \`table_lock\`"
@@ -100,6 +109,7 @@ woken_before_end)
 	eq "no hang finding" "[$F] | length" 0
 	eq "no hang with --checks" "[$F] | length" 0 "$T/rc.json"
 	eq "no graph: nothing blocked" "[.tables[] | select(.name == \"hangs.graph\")] | length" 0
+	html_graph "no HTML wait-for graph" 0
 	;;
 *) fail "unknown test $NAME" ;;
 esac

@@ -5,6 +5,7 @@
  *   incomplete   a check or the report could not complete (never "no finding");
  *                checks not run for want of the full level rank last
  *   discarded    the tracer discarded events: counts are lower bounds
+ *   hang         a wait nothing can end, explained along its wakers (find_hang.c)
  *   lock_order   a lock-order cycle (--checks, full level)
  *   misuse       any other debug-check finding
  *   wait         where most waiting is (the top rows of waits.top), with

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "sa_sink.h"
+#include "sa_waitfor.h"
 #include "sa_symbols.h"
 
 /* What to read from events of one class, worked out once per class. */
@@ -303,6 +304,16 @@ static int parse_params(struct sa_sink_state *s, const bt_value *params)
 			s->opts.top = (unsigned)bt_value_integer_unsigned_get(v);
 		else if (bt_value_is_signed_integer(v) && bt_value_integer_signed_get(v) > 0)
 			s->opts.top = (unsigned)bt_value_integer_signed_get(v);
+	}
+	/* at: the wait-for graph's time, seconds from the first event (--at). */
+	if ((v = bt_value_map_borrow_entry_value_const(params, "at")) &&
+	    (bt_value_is_real(v) || bt_value_is_signed_integer(v) || bt_value_is_unsigned_integer(v))) {
+		double at = bt_value_is_real(v) ? bt_value_real_get(v) : bt_value_is_signed_integer(v)
+			? (double)bt_value_integer_signed_get(v) : (double)bt_value_integer_unsigned_get(v);
+		if (sa_waitfor_at(s->model, at)) {
+			fprintf(stderr, "sink.synctrace.report: at wants seconds >= 0\n");
+			return -1;
+		}
 	}
 	/* work_event: the wakeups-per-unit tables' unit (--work-event). */
 	if ((v = bt_value_map_borrow_entry_value_const(params, "work_event")) &&

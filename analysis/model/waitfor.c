@@ -524,6 +524,16 @@ const struct sa_waitfor *sa_waitfor_solve(const struct sa_model *m)
 		return w;
 	w->solved = 1;
 	uint32_t n = w->nt < m->nthreads ? w->nt : m->nthreads;
+	/* A blocked thread acquires nothing: a lock it holds, first seen held
+	 * after its wait began, was held since that wait at least. */
+	for (uint32_t oi = 0; oi < w->no; oi++) {
+		struct sa_wf_obj *o = w->o[oi];
+		if (o && o->held == 1 && !o->since_exact && o->holder < n) {
+			const struct sa_wf_thread *h = &w->t[o->holder];
+			if (h->blocked && !h->exited && h->obj != oi && h->since < o->held_since)
+				o->held_since = h->since;
+		}
+	}
 	w->blocked = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		struct sa_wf_thread *t = &w->t[i];

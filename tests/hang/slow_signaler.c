@@ -2,42 +2,16 @@
  * (holding nothing); its signaler `writer` sleeps on table_lock, held by
  * `slowpoke`, which is merely slow (asleep in nanosleep, not in a wait:
  * it will release the lock). No thread is stuck. usage: slow_signaler READY */
-#include "hang_util.h"
+#include "hang_cache.h"
 
-static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_mutex_t dirty_mtx = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t dirty_cv = PTHREAD_COND_INITIALIZER;
-static int dirty;
-static _Atomic pid_t flusher_tid, writer_tid, slow_tid;
-static _Atomic int phase;
-
-static void mark_dirty(void)
-{
-	pthread_mutex_lock(&table_lock);
-	pthread_mutex_lock(&dirty_mtx);
-	dirty = 1;
-	pthread_cond_signal(&dirty_cv);
-	pthread_mutex_unlock(&dirty_mtx);
-	pthread_mutex_unlock(&table_lock);
-}
-
-static void wait_dirty(void)
-{
-	pthread_mutex_lock(&dirty_mtx);
-	while (!dirty)
-		pthread_cond_wait(&dirty_cv, &dirty_mtx);
-	dirty = 0;
-	pthread_mutex_unlock(&dirty_mtx);
-}
+static _Atomic pid_t slow_tid;
 
 static void *flusher(void *arg)
 {
 	(void)arg;
-	hang_name("flusher");
-	atomic_store(&flusher_tid, hang_tid());
-	wait_dirty();                   /* round 1: writer signals it */
+	hang_flusher_start();
 	atomic_store(&phase, 2);
-	wait_dirty();                   /* round 2: writer will, once slowpoke is done */
+	wait_dirty();                   /* round 2: the writer will, once slowpoke is done */
 	return NULL;
 }
 
@@ -57,10 +31,7 @@ static void *slowpoke(void *arg)
 static void *writer(void *arg)
 {
 	(void)arg;
-	hang_name("writer");
-	atomic_store(&writer_tid, hang_tid());
-	hang_wait_asleep(&flusher_tid, HANG_FUTEX, "flusher (round 1)");
-	mark_dirty();
+	hang_writer_start();
 	hang_wait_phase(&phase, 3);
 	hang_wait_asleep(&slow_tid, HANG_NANOSLEEP, "slowpoke");
 	mark_dirty();                   /* sleeps on table_lock until slowpoke is done */

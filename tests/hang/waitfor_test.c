@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cases.h"
 #include "check.h"
 #include "sa_hangs.h"
 #include "sa_model.h"
@@ -16,6 +17,19 @@
 #include "sa_waitfor.h"
 
 static struct sa_model *m;
+
+/* Every case starts with a model of its own. */
+static void fresh(void)
+{
+	sa_model_free(m);
+	m = sa_model_new();
+	CHECK(m);
+}
+
+static void last(void)
+{
+	sa_model_free(m);
+}
 
 #include "sa_feed.h"
 #define feed(...) sa_test_feed(m, __VA_ARGS__)
@@ -85,6 +99,7 @@ static void hang_findings(unsigned want, const char *verdict)
 /* 101 took A after waiting and exited holding it; 102 sleeps on A. */
 static void holder_exited(void)
 {
+	fresh();
 	START(1);
 	requested(2, 101, MA, 103);
 	acquired(3, 101, MA);
@@ -98,6 +113,7 @@ static void holder_exited(void)
 /* A normal mutex relocked by its owner sleeps on itself. */
 static void self_relock(void)
 {
+	fresh();
 	START(1);
 	feed(SA_EV_mutex_misuse, 2, P, 101, "obj", I(MA), "caller", I(0x500), "what",
 	     I(ST_MUTEX_MISUSE_RELOCK_OWNER), "owner", I(101), NULL);
@@ -108,6 +124,7 @@ static void self_relock(void)
 /* 102 sleeps on A, whose owner word said 0 (just released): unknown. */
 static void unknown_holder(void)
 {
+	fresh();
 	START(1);
 	requested(2, 102, MA, 0);
 	CHECK_EQ(sa_waitfor_solve(m)->blocked, 1);
@@ -116,19 +133,33 @@ static void unknown_holder(void)
 }
 
 /* The cond_cycle shape, but the condvar wait is timed: it ends. */
+/* 101 waits on CV (from ts), 102 signals it (ts + 1), 101 wakes (ts + 2). */
+static void cond_round1(int64_t ts)
+{
+	feed(SA_EV_cond_enqueued, ts, P, 101, "cond", I(CV), "caller", I(0x600), "mutex", I(MB),
+	     "node", I(0x7000), "timed", I(0), NULL);
+	feed(SA_EV_cond_signal, ts + 1, P, 102, "cond", I(CV), "caller", I(0x610), "moved", I(1),
+	     NULL);
+	feed(SA_EV_cond_woke, ts + 2, P, 101, "cond", I(CV), "node", I(0x7000), "how", I(0), NULL);
+}
+
+/* Then 101 has MB back, takes MA, waits on CV again (ts...); 102 sleeps on MA. */
+static void cond_round2(int64_t ts, int timed)
+{
+	feed(SA_EV_cond_relocked, ts, P, 101, "cond", I(CV), "mutex", I(MB), "node", I(0x7000),
+	     "result", I(0), NULL);
+	acquired(ts + 1, 101, MA);
+	feed(SA_EV_cond_enqueued, ts + 2, P, 101, "cond", I(CV), "caller", I(0x600), "mutex", I(MB),
+	     "node", I(0x7000), "timed", I(timed), NULL);
+	requested(ts + 3, 102, MA, 101);
+}
+
 static void timed_cond(void)
 {
+	fresh();
 	START(1);
-	feed(SA_EV_cond_enqueued, 2, P, 101, "cond", I(CV), "caller", I(0x600), "mutex", I(MB),
-	     "node", I(0x7000), "timed", I(0), NULL);
-	feed(SA_EV_cond_signal, 3, P, 102, "cond", I(CV), "caller", I(0x610), "moved", I(1), NULL);
-	feed(SA_EV_cond_woke, 4, P, 101, "cond", I(CV), "node", I(0x7000), "how", I(0), NULL);
-	feed(SA_EV_cond_relocked, 5, P, 101, "cond", I(CV), "mutex", I(MB), "node", I(0x7000),
-	     "result", I(0), NULL);
-	acquired(6, 101, MA);
-	feed(SA_EV_cond_enqueued, 7, P, 101, "cond", I(CV), "caller", I(0x600), "mutex", I(MB),
-	     "node", I(0x7000), "timed", I(1), NULL);
-	requested(8, 102, MA, 101);
+	cond_round1(2);
+	cond_round2(5, 1);
 	CHECK(!strcmp(state(101), "timed"));
 	CHECK(!strcmp(state(102), "waker_runs"));
 	CHECK_EQ(sa_waitfor_solve(m)->stuck, 0);
@@ -138,20 +169,13 @@ static void timed_cond(void)
 /* The same untimed: a cycle; and --at before it formed: nothing. */
 static void cond_cycle_at(void)
 {
+	fresh();
 	CHECK(!sa_waitfor_at(m, 0.000000007)); /* 7 ns after the first event (ts 1) */
 	START(1);
 	acquired(2, 103, MB); /* MB known to the model (the enqueue releases it) */
-	feed(SA_EV_cond_enqueued, 2, P, 101, "cond", I(CV), "caller", I(0x600), "mutex", I(MB),
-	     "node", I(0x7000), "timed", I(0), NULL);
-	feed(SA_EV_cond_signal, 3, P, 102, "cond", I(CV), "caller", I(0x610), "moved", I(1), NULL);
-	feed(SA_EV_cond_woke, 4, P, 101, "cond", I(CV), "node", I(0x7000), "how", I(0), NULL);
+	cond_round1(2);
 	/* at 8: 101 re-acquiring MB, whose holder is unknown */
-	feed(SA_EV_cond_relocked, 9, P, 101, "cond", I(CV), "mutex", I(MB), "node", I(0x7000),
-	     "result", I(0), NULL);
-	acquired(10, 101, MA);
-	feed(SA_EV_cond_enqueued, 11, P, 101, "cond", I(CV), "caller", I(0x600), "mutex", I(MB),
-	     "node", I(0x7000), "timed", I(0), NULL);
-	requested(12, 102, MA, 101);
+	cond_round2(9, 0);
 	const struct sa_waitfor *w = sa_waitfor_solve(m);
 	CHECK_EQ(w->end, 8);
 	CHECK_EQ(w->blocked, 1);
@@ -163,6 +187,7 @@ static void cond_cycle_at(void)
 /* 101 reads RW and waits on SEM, posted only by 102, which waits to write RW. */
 static void rwlock_sem_cycle(void)
 {
+	fresh();
 	START(1);
 	feed(SA_EV_sem_wait_begin, 2, P, 101, "obj", I(SEM), "caller", I(0x700), "value", I(0), NULL);
 	feed(SA_EV_sem_post, 3, P, 102, "obj", I(SEM), "caller", I(0x710), "value", I(1),
@@ -183,6 +208,7 @@ static void rwlock_sem_cycle(void)
 /* 101 runs ONCE's routine and sleeps on A, held by 102, which waits on ONCE. */
 static void once_cycle(void)
 {
+	fresh();
 	START(1);
 	requested(2, 103, MA, 102);
 	feed(SA_EV_once_run, 3, P, 101, "obj", I(ONCE), "caller", I(0x800), "routine", I(0x900), NULL);
@@ -197,6 +223,7 @@ static void once_cycle(void)
  * has no known missing thread. */
 static void stopped_and_first_round(void)
 {
+	fresh();
 	START(1);
 	feed(SA_EV_barrier_arrival, 2, P, 101, "obj", I(BAR), "caller", I(0xa00), "round", I(0),
 	     "arrived", I(1), "count", I(2), NULL);
@@ -204,11 +231,8 @@ static void stopped_and_first_round(void)
 	     I(ST_MUTEX_MISUSE_RELOCK_OWNER), "owner", I(102), NULL);
 	CHECK(!strcmp(state(101), "unknown"));
 	CHECK(!strcmp(state(102), "stuck"));
-	sa_waitfor_free(m->waitfor);
-	m->waitfor = NULL;
 	/* the same trace, now with the process's stop */
-	sa_model_free(m);
-	m = sa_model_new();
+	fresh();
 	START(1);
 	feed(SA_EV_mutex_misuse, 3, P, 102, "obj", I(MA), "caller", I(0x500), "what",
 	     I(ST_MUTEX_MISUSE_RELOCK_OWNER), "owner", I(102), NULL);
@@ -217,35 +241,15 @@ static void stopped_and_first_round(void)
 	hang_findings(0, NULL);
 }
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} cases[] = {
-	{ "holder_exited", holder_exited },
-	{ "self_relock", self_relock },
-	{ "unknown_holder", unknown_holder },
-	{ "timed_cond", timed_cond },
-	{ "cond_cycle_at", cond_cycle_at },
-	{ "rwlock_sem_cycle", rwlock_sem_cycle },
-	{ "once_cycle", once_cycle },
-	{ "stopped_and_first_round", stopped_and_first_round },
+static const struct st_case st_cases[] = {
+	ST_CASE(holder_exited),
+	ST_CASE(self_relock),
+	ST_CASE(unknown_holder),
+	ST_CASE(timed_cond),
+	ST_CASE(cond_cycle_at),
+	ST_CASE(rwlock_sem_cycle),
+	ST_CASE(once_cycle),
+	ST_CASE(stopped_and_first_round),
 };
 
-int main(int argc, char **argv)
-{
-	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		if (argc > 1 && strcmp(argv[1], cases[i].name))
-			continue;
-		m = sa_model_new();
-		CHECK(m);
-		cases[i].fn();
-		sa_model_free(m);
-		if (argc > 1)
-			return 0;
-	}
-	if (argc > 1) {
-		fprintf(stderr, "no case %s\n", argv[1]);
-		return 2;
-	}
-	return 0;
-}
+ST_MAIN(atexit(last))

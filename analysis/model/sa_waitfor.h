@@ -39,6 +39,7 @@ struct sa_wf_thread {
 	int timed;             /* it will time out (condvar waits say so) */
 	int32_t round;         /* barrier: the round it arrived in */
 	uint32_t mutex;        /* condvar wait: the mutex it re-acquires, SA_WF_NONE */
+	uint64_t node;         /* condvar wait: its waiter node (0: process-shared) */
 	int exited;            /* thread:exit, or its process stopped */
 	int64_t exit_ts;
 	/* solve: */
@@ -77,6 +78,7 @@ struct sa_wf_obj {
 	int count;             /* barrier: threads per round */
 	int arrived;           /* barrier: arrived in the round in progress */
 	int running;           /* once: the routine runs (who[0] runs it) */
+	int tokens;            /* semaphore: the count the last post or wait saw */
 };
 
 struct sa_waitfor {

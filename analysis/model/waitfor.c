@@ -4,8 +4,9 @@
  *   thread     blocked from                  until
  *   mutex      requested (owner: the holder) acquired, timeout
  *              misuse RELOCK_OWNER (it sleeps on its own lock, for ever)
- *   cond       enqueued (timed: it will end) woke, leaving; then it re-acquires
- *                                            the mutex (cond-relock) until relocked
+ *   cond       enqueued (timed: it will end) signaled (its node), woke, leaving;
+ *                                            then it re-acquires the mutex
+ *                                            (cond-relock) until relocked
  *   sem        wait_begin                    acquired, timeout
  *   rwlock     requested (writer: the holder) acquired, timeout
  *   barrier    arrival                       released (of its round), departure
@@ -21,6 +22,8 @@
  *   so the owner its requested read is the holder until the next release.
  *   rwlock: the writer likewise; readers by their acquired events (SPIN,
  *   SLEEP at the contention level), the count from the events' fields.
+ *   semaphore: a post (or a wait) that left the count above 0 gives its
+ *   sleepers a token to take: none of them is stuck until they took it.
  *   signalers: cond:signal (a signal or broadcast that found waiters) by
  *   its thread and caller; posters: sem:post (emitted, at the contention
  *   level, when a sleeper was registered); barrier participants: arrival
@@ -245,6 +248,14 @@ static void mutex_event(struct sa_model *m, struct sa_waitfor *w, const struct s
 	(void)w;
 }
 
+/* A condvar waiter's wait is over: it re-acquires the mutex now. */
+static void released(struct sa_wf_thread *t, uint32_t oi, int64_t ts)
+{
+	unblock(t, oi);
+	if (t->mutex != SA_WF_NONE)
+		block(t, SA_WAIT_COND_RELOCK, t->mutex, ts, t->site);
+}
+
 static void cond_event(struct sa_model *m, struct sa_waitfor *w, const struct sa_event *e,
 		       uint32_t pi, uint32_t ti, struct sa_wf_thread *t, uint32_t oi,
 		       struct sa_wf_obj *o)
@@ -256,22 +267,46 @@ static void cond_event(struct sa_model *m, struct sa_waitfor *w, const struct sa
 		block(t, SA_WAIT_COND, oi, e->ts, (uint64_t)e->f[SA_F_cond_enqueued_caller].v);
 		t->timed = e->f[SA_F_cond_enqueued_timed].v != 0;
 		t->mutex = mx = obj_at(m, pi, e->f[SA_F_cond_enqueued_mutex].v);
+		t->node = (uint64_t)e->f[SA_F_cond_enqueued_node].v;
 		/* The wait releases the mutex (its release has an event only
 		 * when a waiter was due a wake). */
 		if (mx != SA_WF_NONE && (mo = obj(w, mx)))
 			mo->held = 0;
 		break;
+	case SA_EV_cond_signaled: {
+		/* WAITING -> SIGNALED: that waiter's wait is over, it re-acquires
+		 * the mutex next (its woke may come much later). */
+		int64_t x = sa_map_get(&m->node_map, m->objs[oi].proc,
+				       (uint64_t)e->f[SA_F_cond_signaled_node].v);
+		struct sa_wf_thread *u = x >= 0 ? thr(w, (uint32_t)x) : NULL;
+		if (u && u->blocked && u->kind == SA_WAIT_COND && u->obj == oi &&
+		    u->node == (uint64_t)e->f[SA_F_cond_signaled_node].v)
+			released(u, oi, e->ts);
+		break;
+	}
 	case SA_EV_cond_signal:
 		who_add(o, ti, (uint64_t)e->f[SA_F_cond_signal_caller].v, -1);
+		/* Process-shared: no nodes; a broadcast releases every waiter, a
+		 * signal the oldest (the sequence moved: one of them wakes). */
+		if (!e->f[SA_F_cond_signal_moved].v)
+			break;
+		for (int all = e->f[SA_F_cond_signal_broadcast].v != 0, done = 0; !done;) {
+			struct sa_wf_thread *old = NULL;
+			for (uint32_t i = 0; i < w->nt; i++) {
+				struct sa_wf_thread *u = &w->t[i];
+				if (u->blocked && u->kind == SA_WAIT_COND && u->obj == oi && !u->node &&
+				    (!old || u->since < old->since))
+					old = u;
+			}
+			if (old)
+				released(old, oi, e->ts);
+			done = !old || !all;
+		}
 		break;
 	case SA_EV_cond_woke:
 	case SA_EV_cond_leaving:
-		if (t->blocked && t->kind == SA_WAIT_COND && t->obj == oi) {
-			unblock(t, oi);
-			/* Now it re-acquires the mutex. */
-			if (t->mutex != SA_WF_NONE)
-				block(t, SA_WAIT_COND_RELOCK, t->mutex, e->ts, t->site);
-		}
+		if (t->blocked && t->kind == SA_WAIT_COND && t->obj == oi)
+			released(t, oi, e->ts);
 		break;
 	case SA_EV_cond_relocked:
 		mx = obj_at(m, pi, e->f[SA_F_cond_relocked_mutex].v);
@@ -342,13 +377,21 @@ static void other_event(struct sa_waitfor *w, const struct sa_event *e, uint32_t
 	switch (e->id) {
 	case SA_EV_sem_wait_begin:
 		block(t, SA_WAIT_SEM, oi, e->ts, (uint64_t)e->f[SA_F_sem_wait_begin_caller].v);
+		o->tokens = (int)e->f[SA_F_sem_wait_begin_value].v;
 		break;
 	case SA_EV_sem_acquired:
+		if (o->tokens > 0)
+			o->tokens--;
+		unblock(t, oi);
+		break;
 	case SA_EV_sem_timeout:
 		unblock(t, oi);
 		break;
 	case SA_EV_sem_post:
+		/* A token its sleepers will take: none of them is stuck yet. */
 		who_add(o, ti, (uint64_t)e->f[SA_F_sem_post_caller].v, -1);
+		if (!e->f[SA_F_sem_post_result].v)
+			o->tokens = (int)e->f[SA_F_sem_post_value].v;
 		break;
 	case SA_EV_barrier_arrival:
 		r = (int32_t)e->f[SA_F_barrier_arrival_round].v;
@@ -495,7 +538,8 @@ static void edges(const struct sa_model *m, const struct sa_waitfor *w, struct s
 		break;
 	case SA_WAIT_COND:
 	case SA_WAIT_SEM:
-		t->complete = o->nwho > 0 && !o->who_dropped && !t->timed;
+		t->complete = o->nwho > 0 && !o->who_dropped && !t->timed &&
+			      !(t->kind == SA_WAIT_SEM && o->tokens > 0);
 		for (unsigned i = 0; i < o->nwho; i++)
 			waker(t, o->who[i].ti);
 		break;

@@ -241,6 +241,40 @@ static void stopped_and_first_round(void)
 	hang_findings(0, NULL);
 }
 
+/* The pool's momentary look-alike of a cycle: main waits on CV for a
+ * worker, the worker waits on SEM for main; but the worker's signal of CV
+ * has moved main's node (SIGNALED, its woke not in yet), and main's post
+ * left a token: neither is stuck. */
+static void released_in_flight(void)
+{
+	fresh();
+	START(1);
+	acquired(2, 103, MB);
+	feed(SA_EV_sem_wait_begin, 3, P, 102, "obj", I(SEM), "caller", I(0x700), "value", I(0), NULL);
+	feed(SA_EV_sem_post, 4, P, 101, "obj", I(SEM), "caller", I(0x710), "result", I(0),
+	     "value", I(1), "nwaiters", I(1), "woken", I(1), NULL);
+	feed(SA_EV_sem_acquired, 5, P, 102, "obj", I(SEM), "caller", I(0x700), "how", I(2), NULL);
+	feed(SA_EV_cond_enqueued, 6, P, 101, "cond", I(CV), "caller", I(0x600), "mutex", I(MB),
+	     "node", I(0x7000), "timed", I(0), NULL);
+	feed(SA_EV_cond_signal, 7, P, 102, "cond", I(CV), "caller", I(0x610), "moved", I(1), NULL);
+	feed(SA_EV_cond_signaled, 7, P, 102, "cond", I(CV), "caller", I(0x610), "node", I(0x7000),
+	     "order", I(0), NULL);
+	feed(SA_EV_sem_wait_begin, 8, P, 102, "obj", I(SEM), "caller", I(0x700), "value", I(0), NULL);
+	CHECK_EQ(sa_waitfor_solve(m)->t[ti(101)].kind, SA_WAIT_COND_RELOCK);
+	CHECK_EQ(sa_waitfor_solve(m)->stuck, 0);
+	CHECK(!strcmp(state(102), "waker_runs"));
+	fresh(); /* the token: main posted again before it waited */
+	START(1);
+	feed(SA_EV_sem_wait_begin, 3, P, 102, "obj", I(SEM), "caller", I(0x700), "value", I(0), NULL);
+	feed(SA_EV_sem_post, 4, P, 101, "obj", I(SEM), "caller", I(0x710), "result", I(0),
+	     "value", I(1), "nwaiters", I(1), "woken", I(1), NULL);
+	feed(SA_EV_mutex_misuse, 5, P, 101, "obj", I(MA), "caller", I(0x500), "what",
+	     I(ST_MUTEX_MISUSE_RELOCK_OWNER), "owner", I(101), NULL);
+	CHECK(!strcmp(state(101), "stuck"));
+	CHECK(!strcmp(state(102), "unknown"));
+	hang_findings(1, "cycle");
+}
+
 static const struct st_case st_cases[] = {
 	ST_CASE(holder_exited),
 	ST_CASE(self_relock),
@@ -250,6 +284,7 @@ static const struct st_case st_cases[] = {
 	ST_CASE(rwlock_sem_cycle),
 	ST_CASE(once_cycle),
 	ST_CASE(stopped_and_first_round),
+	ST_CASE(released_in_flight),
 };
 
 ST_MAIN(atexit(last))

@@ -86,11 +86,7 @@ static const char style[] =
 	".wake{stroke:#111;stroke-width:1}.lane-label{font-size:11px}"
 	".legend rect{stroke:#888}.hist-box{display:inline-block;margin:0 1em 1em 0;vertical-align:top}"
 	"details{margin:.5em 0}summary{cursor:pointer;font-weight:bold}"
-	".finding td{white-space:normal;text-align:left}"
-	"g rect{stroke-width:1.5}.wf-stuck rect{fill:#f8d7d7;stroke:#c9302c}"
-	".wf-exited rect{fill:#eee;stroke:#999;stroke-dasharray:4 2}.wf-runs rect{fill:#e3f4e3;stroke:#4cae4c}"
-	".wf-blocked rect{fill:#fcefd9;stroke:#eea236}.wf-edge line{stroke:#333}.wf-edge text,.wf-none{fill:#333}"
-	".wf-key-stuck{color:#c9302c}.wf-key-exited{color:#777}.wf-key-runs{color:#3d8b3d}";
+	".finding td{white-space:normal;text-align:left}";
 
 static void html_table(const struct sa_table *t, FILE *out, int open)
 {

@@ -11,15 +11,22 @@
 #define LEFT 8
 #define ARROW_W 260
 
-static const char *node_class(const struct sa_waitfor *w, uint32_t ti)
+/* Colours as SVG presentation attributes (the page's stylesheet is the
+ * report's; this section appears only when a thread is blocked). */
+#define C_STUCK "fill=\"#f8d7d7\" stroke=\"#c9302c\""
+#define C_BLOCKED "fill=\"#fcefd9\" stroke=\"#eea236\""
+#define C_EXITED "fill=\"#eeeeee\" stroke=\"#999999\" stroke-dasharray=\"4 2\""
+#define C_RUNS "fill=\"#e3f4e3\" stroke=\"#4cae4c\""
+
+static const char *node_colour(const struct sa_waitfor *w, uint32_t ti)
 {
 	if (ti >= w->nt)
-		return "wf-runs";
+		return C_RUNS;
 	if (w->t[ti].exited)
-		return "wf-exited";
+		return C_EXITED;
 	if (w->t[ti].stuck)
-		return "wf-stuck";
-	return w->t[ti].blocked ? "wf-blocked" : "wf-runs";
+		return C_STUCK;
+	return w->t[ti].blocked ? C_BLOCKED : C_RUNS;
 }
 
 static void node(FILE *out, const struct sa_model *m, const struct sa_waitfor *w, uint32_t ti,
@@ -27,10 +34,11 @@ static void node(FILE *out, const struct sa_model *m, const struct sa_waitfor *w
 {
 	char lab[64];
 	sa_thread_label(m, ti, lab, sizeof(lab));
-	fprintf(out, "<g class=\"%s\"><title>", node_class(w, ti));
+	fputs("<g class=\"wf-node\"><title>", out);
 	sa_html_esc(out, tip ? tip : lab);
-	fprintf(out, "</title><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"4\"/>"
-		"<text x=\"%d\" y=\"%d\">", x, y, BOX_W, ROW_H - 10, x + 6, y + 16);
+	fprintf(out, "</title><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"4\" "
+		"stroke-width=\"1.5\" %s/><text x=\"%d\" y=\"%d\">", x, y, BOX_W, ROW_H - 10,
+		node_colour(w, ti), x + 6, y + 16);
 	sa_html_esc(out, lab);
 	fputs("</text></g>", out);
 }
@@ -53,13 +61,14 @@ void sa_html_hangs(const struct sa_model *m, FILE *out)
 		w->blocked, w->stuck);
 	fputs("<p class=\"note\">Each blocked thread (left) and the threads that can end its wait "
 	      "(right): the holder of the lock, the known signalers and posters, the barrier's "
-	      "threads not arrived. <span class=\"wf-key-stuck\">stuck</span>: nothing can end it; "
-	      "<span class=\"wf-key-blocked\">blocked</span>: waiting, but something can still end it; "
-	      "<span class=\"wf-key-exited\">exited</span>; <span class=\"wf-key-runs\">runs</span>: "
+	      "threads not arrived. <b style=\"color:#c9302c\">stuck</b>: nothing can end it; "
+	      "<b style=\"color:#c77c0e\">blocked</b>: waiting, but something can still end it; "
+	      "<b style=\"color:#777\">exited</b>; <b style=\"color:#3d8b3d\">runs</b>: "
 	      "not in a wait. Hover for the details.</p>\n", out);
 	fprintf(out, "<svg width=\"%d\" height=\"%u\" role=\"img\" aria-label=\"wait-for graph\">"
 		"<defs><marker id=\"wf-arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" "
-		"markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\"><path d=\"M0,0L10,5L0,10z\"/>"
+		"markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\"><path d=\"M0,0L10,5L0,10z\" "
+		"fill=\"#333\"/>"
 		"</marker></defs>\n", width, rows * ROW_H + 6);
 	char buf[1024];
 	unsigned row = 0;
@@ -80,7 +89,7 @@ void sa_html_hangs(const struct sa_model *m, FILE *out)
 		sa_hang_object(&s, m, t->obj);
 		fprintf(out, "<g class=\"wf-edge\"><title>");
 		sa_html_esc(out, buf);
-		fprintf(out, "</title><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+		fprintf(out, "</title><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\" "
 			"marker-end=\"url(#wf-arrow)\"/><text x=\"%d\" y=\"%d\">", x1 + 4,
 			y + 12, x2 - 6, y + 12, x1 + 10, y + 8);
 		sa_html_esc(out, buf);

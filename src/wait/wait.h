@@ -12,7 +12,9 @@
  * Strategy (SYNCTRACE_SPIN, see config.c):
  *   none  no spinning: sleep at once
  *   bail  spin up to the budget, stop early once *waiters != 0 (musl's)
- *   full  spin the whole budget whatever the sleepers */
+ *   full  spin the whole budget whatever the sleepers
+ * Whatever the strategy, no spin while the machine is crowded (crowd.h;
+ * SYNCTRACE_SPIN_CROWD=off spins anyway). */
 #ifndef ST_WAIT_H
 #define ST_WAIT_H
 
@@ -21,6 +23,7 @@
 #include "config.h"
 #include "internal/futex.h"
 #include "internal/trace.h"
+#include "wait/crowd.h"
 
 /* Outcomes: enum st_spin_outcome (tracepoints/events/spin.def). */
 
@@ -40,9 +43,13 @@ static inline int st_spin_for(const void *obj, volatile int *waiters,
 {
 	int mode = st_spin_mode, i = 0, gap = 1, outcome;
 	unsigned long long t0 = 0;
+	uint64_t c0 = 0;
 
 	*iterations = 0;
 	if (mode == ST_SPIN_MODE_NONE || limit <= 0)
+		return ST_SPIN_OUTCOME_NOT;
+	/* Not while the one we wait for is likely queued behind us. */
+	if (st_spin_crowd && st_crowded(c0 = st_crowd_now()))
 		return ST_SPIN_OUTCOME_NOT;
 	if (limit > INT_MAX - ST_SPIN_GAP_MAX) /* i may pass limit by a gap */
 		limit = INT_MAX - ST_SPIN_GAP_MAX;
@@ -68,6 +75,9 @@ static inline int st_spin_for(const void *obj, volatile int *waiters,
 			gap <<= 1;
 	}
 	*iterations = i;
+	/* Ran out over more than a tick: we were descheduled meanwhile. */
+	if (c0 && outcome == ST_SPIN_OUTCOME_GAVE_UP)
+		st_crowd_spin_ended(&st_crowd, c0, st_crowd_now(), st_crowd_tick());
 	if (t0)
 		st_spin_ev_loop(obj, i, outcome, mode, st_now_ns() - t0);
 	return outcome;

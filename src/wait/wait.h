@@ -115,7 +115,9 @@ static inline int st_spin(const void *obj, volatile int *waiters,
 /* The same scheme for the relock after a condvar wait (mutex/lock.c), per
  * thread, after more misses in a row: its spins are short (the default
  * budget) and succeed now and then on a busy mutex, while on a loaded
- * machine they fail every time (a cond ping-pong). */
+ * machine they fail every time (a cond ping-pong). The lock spins of
+ * mutexes and rwlocks use it too, with a hint of their own per thread
+ * (the objects have no room for one): st_spin_lock. */
 #define ST_RELOCK_MISSES 8
 
 /* budget, adapted by the hint in *misses: after max loops in a row ran
@@ -172,6 +174,21 @@ static inline int st_spin_handoff(const void *obj, volatile int *waiters,
 	int outcome = st_spin_for(obj, waiters, try_acquire, ctx,
 				  st_spin_handoff_budget(misses), iterations);
 	st_spin_handoff_done(misses, outcome);
+	return outcome;
+}
+
+/* A lock's spin (mutex, rwlock) of budget pauses, adapted by the calling
+ * thread's streak of spins that ran out (st_tls.lock_misses). */
+static inline int st_spin_lock(const void *obj, volatile int *waiters,
+			       int (*try_acquire)(void *), void *ctx, int budget,
+			       int *iterations)
+{
+	int outcome = st_spin_for(obj, waiters, try_acquire, ctx,
+				  budget ? st_spin_adaptive_budget(&st_tls.lock_misses, budget,
+								   ST_RELOCK_MISSES)
+					 : 0,
+				  iterations);
+	st_spin_adaptive_done(&st_tls.lock_misses, outcome, ST_RELOCK_MISSES);
 	return outcome;
 }
 

@@ -118,6 +118,45 @@ static void crowded_means_no_spin(void)
 	CHECK_EQ(it, 1 + 2); /* pauses: gaps 1, 2 */
 }
 
+static int never(void *p)
+{
+	(void)p;
+	tries++;
+	return 0;
+}
+
+/* A lock spin (st_spin_lock) that keeps running out stops after
+ * ST_RELOCK_MISSES in a row, then probes (tests/spin/adaptive.c has the
+ * probe schedule); one that acquires resets the streak. */
+static void lock_spin_streak(void)
+{
+	int it;
+	st_crowd.due = UINT64_MAX;
+	st_crowd.crowded = 0;
+	st_tls.lock_misses = 0;
+	/* (crowded cleared before each spin: one that ran out while this test
+	 * was descheduled sets it, as it should) */
+	for (int i = 0; i < ST_RELOCK_MISSES; i++) {
+		st_crowd.crowded = 0;
+		CHECK_EQ(st_spin_lock(0, 0, never, 0, 100, &it), ST_SPIN_OUTCOME_GAVE_UP);
+	}
+	CHECK_EQ(st_tls.lock_misses, ST_RELOCK_MISSES);
+	st_crowd.crowded = 0;
+	tries = 0;
+	CHECK_EQ(st_spin_lock(0, 0, never, 0, 100, &it), ST_SPIN_OUTCOME_NOT);
+	CHECK_EQ(tries, 0);
+	st_tls.lock_misses = 3;
+	tries = 0;
+	CHECK_EQ(st_spin_lock(0, 0, acquire_third, 0, 100, &it), ST_SPIN_OUTCOME_ACQUIRED);
+	CHECK_EQ(st_tls.lock_misses, 0);
+	/* crowded: no try, and the streak is left as it was */
+	st_crowd.crowded = 1;
+	st_tls.lock_misses = 3;
+	CHECK_EQ(st_spin_lock(0, 0, never, 0, 100, &it), ST_SPIN_OUTCOME_NOT);
+	CHECK_EQ(st_tls.lock_misses, 3);
+	st_crowd.crowded = 0;
+}
+
 int main(void)
 {
 	parses_loadavg();
@@ -125,6 +164,7 @@ int main(void)
 	samples_once_per_interval();
 	descheduled_spin_marks_crowded();
 	crowded_means_no_spin();
+	lock_spin_streak();
 	puts("spin_crowd: ok");
 	return 0;
 }

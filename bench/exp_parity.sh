@@ -6,30 +6,35 @@
 # spread of glibc against itself: a row whose synctrace ratio is below 1
 # but not below the lowest glibc-again ratio is at parity within that
 # spread. Meant to be run with --load (bench/README.md). Not in `all`.
+# ST_PARITY_MODES replaces the modes (e.g. add crowd-off); ST_PARITY_ROWS
+# (a regex) keeps the rows whose label matches.
 exp_parity() {
 	local d n
 	d=$(dur 0.3)
 	n=${ST_PARITY_TWOQUEUE_N:-100000}
 	say ""
 	say "== (g) parity with glibc: every row, ${d} s per run, glibc / synctrace / glibc again =="
-	measure parity "glibc preload glibc-again" \
-		"cond ping-pong|bench_cond_pingpong 2 $d" \
-		"cond 1 signaler, 4 waiters|bench_cond_fanout 4 $d" \
-		"cond timed-wait race 4w 2s|bench_cond_timedrace 4 2 $d" \
-		"two-queue A, 2x${n}|bench_cond_twoqueue cond $n" \
-		"two-queue B, 2x${n}|bench_cond_twoqueue twomutex $n" \
-		"sem ping-pong|bench_sem_pingpong $d" \
-		"sem channel 2x2, capacity 16|bench_sem_channel 2 16 $d" \
-		"rwlock 95% reads, 2 threads|bench_rwlock_readmostly 2 $d" \
-		"rwlock 95% reads, 4 threads|bench_rwlock_readmostly 4 $d" \
-		"rwlock 95% r, 4 thr, 1us out|bench_rwlock_readmostly 4 $d 95 1000" \
-		"rwlock 95% reads, 8 threads|bench_rwlock_readmostly 8 $d" \
-		"mutex 2 threads, empty|bench_mutex 2 0 $d" \
-		"mutex 2 threads, 200 ns|bench_mutex 2 200 $d" \
-		"mutex 4 threads, 200 ns|bench_mutex 4 200 $d" \
-		"barrier, 2 threads|bench_barrier_roundtrip 2 $d" \
-		"barrier, 4 threads|bench_barrier_roundtrip 4 $d" \
+	local rows=(
+		"cond ping-pong|bench_cond_pingpong 2 $d"
+		"cond 1 signaler, 4 waiters|bench_cond_fanout 4 $d"
+		"cond timed-wait race 4w 2s|bench_cond_timedrace 4 2 $d"
+		"two-queue A, 2x${n}|bench_cond_twoqueue cond $n"
+		"two-queue B, 2x${n}|bench_cond_twoqueue twomutex $n"
+		"sem ping-pong|bench_sem_pingpong $d"
+		"sem channel 2x2, capacity 16|bench_sem_channel 2 16 $d"
+		"rwlock 95% reads, 2 threads|bench_rwlock_readmostly 2 $d"
+		"rwlock 95% reads, 4 threads|bench_rwlock_readmostly 4 $d"
+		"rwlock 95% r, 4 thr, 1us out|bench_rwlock_readmostly 4 $d 95 1000"
+		"rwlock 95% reads, 8 threads|bench_rwlock_readmostly 8 $d"
+		"mutex 2 threads, empty|bench_mutex 2 0 $d"
+		"mutex 2 threads, 200 ns|bench_mutex 2 200 $d"
+		"mutex 4 threads, 200 ns|bench_mutex 4 200 $d"
+		"barrier, 2 threads|bench_barrier_roundtrip 2 $d"
+		"barrier, 4 threads|bench_barrier_roundtrip 4 $d"
 		"LIFO malloc/free, 4 threads|bench_lifo 4 $d"
+	) w=() r
+	for r in "${rows[@]}"; do [[ ${r%%|*} =~ ${ST_PARITY_ROWS:-.} ]] && w+=("$r"); done
+	measure parity "${ST_PARITY_MODES:-glibc preload glibc-again}" "${w[@]}"
 	# one figure: each workload's per-second key; two-queue: messages/s
 	awk -F'\t' -v OFS='\t' '{o = " " $6 " "
 		if (match(o, / [a-z]+_per_s=/)) sub(/ [a-z]+_per_s=/, " persec=", o)

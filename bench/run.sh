@@ -27,6 +27,7 @@
 #               session recording lttng_ust_pthread:* (overhead experiment)
 #   spin:S      preloaded, SYNCTRACE_SPIN=S;  pinned X: X under `taskset -c 0`
 #   glibc-again glibc once more: its ratio to glibc is the run-to-run spread
+#   crowd-off   preloaded, SYNCTRACE_SPIN_CROWD=off (spins on a crowded machine)
 # Each workload prints key=value pairs. Printed per workload and mode: the
 # median [min-max] of the figure, and the median [min-max] of the per-repeat
 # ratios to glibc's run of the same repeat (>1: better than glibc; for times
@@ -146,6 +147,7 @@ run_one() {
 	full) env=(SYNCTRACE_LEVEL=full LD_PRELOAD="$lib $tp") events='synctrace_*' ;;
 	wrapper) env=(LD_PRELOAD="$wrapper") events='lttng_ust_pthread:*' ;;
 	spin:*) env=(SYNCTRACE_SPIN="${mode#spin:}" LD_PRELOAD="$lib") ;;
+	crowd-off) env=(SYNCTRACE_SPIN_CROWD=off LD_PRELOAD="$lib") ;;
 	*) echo "bench: unknown mode $mode" >&2; return 1 ;;
 	esac
 	[ -x "$exe" ] || return 1

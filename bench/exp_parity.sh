@@ -53,6 +53,7 @@ parity_verdict() {
 	say "  issue 22's target: synctrace >= 1.0x glibc, or within glibc's spread against itself (glibc-again's [min-max]):"
 	awk -F'\t' '$2 == "glibc-again" {lo[$1] = $8; hi[$1] = $9; md[$1] = $7} $2 == "preload" {p[$1] = $7; pl[$1] = $8; ph[$1] = $9; o[++n] = $1}
 		END {for (i = 1; i <= n; i++) {l = o[i]; v = p[l] >= 1 ? "met" : (l in lo && p[l] >= lo[l]) ? "parity" : "not met"; c[v]++
-			printf "  %-40s synctrace %6.2fx [%.2f-%.2f]  glibc-again %5.2fx [%.2f-%.2f]  %s\n", l, p[l], pl[l], ph[l], md[l], lo[l], hi[l], v}
+			printf "  %-40s synctrace %6.2fx [%.2f-%.2f]  glibc-again %s  %s\n", l, p[l], pl[l], ph[l],
+				(l in lo) ? sprintf("%5.2fx [%.2f-%.2f]", md[l], lo[l], hi[l]) : "-", v}
 			printf "  rows: %d met, %d at parity, %d not met\n", c["met"], c["parity"], c["not met"]}' "$tmp/sum"
 }

@@ -8,10 +8,12 @@
  *                    parser, src/setting/setting.c.
  *                    Mutexes spin only if adaptive (PTHREAD_MUTEX_
  *                    ADAPTIVE_NP), unless it is set (config.h).
- *   SYNCTRACE_SPIN_CROWD  on (default) | off
+ *   SYNCTRACE_SPIN_CROWD  on | off
  *                    on: no spin while more threads are runnable than
  *                    there are CPUs, or after a spin was descheduled
  *                    (src/wait/crowd.h, doc/spin.md); off: spin anyway.
+ *                    Default: on, off with an explicit SYNCTRACE_SPIN (a
+ *                    strategy asked for is the strategy run).
  *   SYNCTRACE_LEVEL  contention (default) | full   (events when tracing)
  *   SYNCTRACE_SEM_MAX  init | N | init:N | off   (debug check, default off)
  *                    sem_post reports (synctrace_sem:misuse) a value above
@@ -57,7 +59,8 @@ void st_config_load(void)
 			fprintf(stderr, "synctrace: SYNCTRACE_SPIN=%s is not none, bail, full, "
 					"a count or MODE:COUNT; keeping the default\n", s);
 		else
-			st_spin_mode = mode, st_spin_limit = limit, st_spin_all_mutexes = 1;
+			st_spin_mode = mode, st_spin_limit = limit, st_spin_all_mutexes = 1,
+			st_spin_crowd = 0;
 	}
 	if ((s = getenv("SYNCTRACE_SPIN_CROWD")) && *s) {
 		if (!strcmp(s, "off") || !strcmp(s, "on"))

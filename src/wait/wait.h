@@ -13,8 +13,8 @@
  *   none  no spinning: sleep at once
  *   bail  spin up to the budget, stop early once *waiters != 0 (musl's)
  *   full  spin the whole budget whatever the sleepers
- * Whatever the strategy, no spin while the machine is crowded (crowd.h;
- * SYNCTRACE_SPIN_CROWD=off spins anyway). */
+ * By default no spin while the machine is crowded (crowd.h, st_spin_crowd
+ * in config.h: an explicit strategy spins anyway). */
 #ifndef ST_WAIT_H
 #define ST_WAIT_H
 

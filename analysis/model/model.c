@@ -74,6 +74,9 @@ void sa_model_free(struct sa_model *m)
 	for (unsigned i = 0; i < m->ntraces; i++)
 		free(m->trace_names[i]);
 	free(m->trace_names);
+	for (unsigned i = 0; i < m->nhosted; i++)
+		free(m->trace_hosts[i]);
+	free(m->trace_hosts);
 	free(m->work_name);
 	free(m->work_field);
 	free(m->procs);
@@ -557,4 +560,21 @@ int sa_model_feed(struct sa_model *m, const struct sa_event *e)
 		m->observers[i].fn(m->observers[i].ctx, m, e, pi, ti);
 	sa_model_fold_due(m);
 	return p->fmt_major > SA_FORMAT_MAJOR ? -1 : 0;
+}
+
+void sa_model_host_trace(struct sa_model *m, unsigned i, const char *host)
+{
+	if (i >= m->nhosted) {
+		char **p = realloc(m->trace_hosts, (i + 1) * sizeof(char *));
+		if (!p) {
+			m->oom = 1;
+			return;
+		}
+		for (unsigned k = m->nhosted; k <= i; k++)
+			p[k] = NULL;
+		m->trace_hosts = p;
+		m->nhosted = i + 1;
+	}
+	free(m->trace_hosts[i]);
+	m->trace_hosts[i] = host ? strdup(host) : NULL;
 }

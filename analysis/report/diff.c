@@ -1,7 +1,8 @@
 /* synctrace diff BASE NEW (sa_diff.h). A class of BASE is the class of
- * NEW with the same key; failing that (another build: its module offsets
- * moved), the one with the same type and name when that name is unique
- * among the unmatched classes on both sides. A class's numbers are summed
+ * NEW with the same key and name; failing that (another build: module
+ * offsets moved, and a key may now be another variable's), the one with
+ * the same type and name when that name is unique among the unmatched
+ * classes on both sides; failing that, the same key. A class's numbers are summed
  * over its kinds of wait; its p99 comes from the kinds' histograms added.
  *
  * --fail-on 'EXPR[,EXPR...]', EXPR = [SCOPE:]METRIC OP VALUE:
@@ -222,6 +223,21 @@ static int unique_name(const struct sa_summary *s, const char *used, const struc
 	return n == 1;
 }
 
+/* Rows for the unmatched classes of b and n with the same key (and name). */
+static void key_pass(const struct sa_summary *b, const struct sa_summary *n, char *ub, char *un,
+		     struct drow *r, uint32_t *k, int same_name)
+{
+	for (uint32_t i = 0, j = 0; i < b->n && j < n->n;) { /* both in key order */
+		int c = strcmp(b->c[i].key, n->c[j].key);
+		if (!c && !ub[i] && !un[j] && (!same_name || !strcmp(b->c[i].name, n->c[j].name))) {
+			r[(*k)++] = (struct drow){ .b = &b->c[i], .n = &n->c[j], .matched = "key" };
+			ub[i] = un[j] = 1;
+		}
+		i += c <= 0;
+		j += c >= 0;
+	}
+}
+
 /* Match the classes of b and n into rows (*nrows). NULL on out of memory. */
 static struct drow *match(const struct sa_summary *b, const struct sa_summary *n, uint32_t *nrows)
 {
@@ -230,17 +246,9 @@ static struct drow *match(const struct sa_summary *b, const struct sa_summary *n
 	uint32_t k = 0;
 	if (!r || !ub || !un)
 		goto oom;
-	for (uint32_t i = 0, j = 0; i < b->n && j < n->n;) { /* both in key order */
-		int c = strcmp(b->c[i].key, n->c[j].key);
-		if (!c) {
-			r[k++] = (struct drow){ .b = &b->c[i], .n = &n->c[j], .matched = "key" };
-			ub[i++] = un[j++] = 1;
-		} else if (c < 0) {
-			i++;
-		} else {
-			j++;
-		}
-	}
+	/* The same key and name; then the same type and name (another build:
+	 * offsets moved); then the same key (renamed in the same binary). */
+	key_pass(b, n, ub, un, r, &k, 1);
 	for (uint32_t i = 0; i < b->n; i++) {
 		if (ub[i] || !unique_name(b, ub, &b->c[i]))
 			continue;
@@ -252,6 +260,7 @@ static struct drow *match(const struct sa_summary *b, const struct sa_summary *n
 				break;
 			}
 	}
+	key_pass(b, n, ub, un, r, &k, 0);
 	for (uint32_t i = 0; i < b->n; i++)
 		if (!ub[i])
 			r[k++] = (struct drow){ .b = &b->c[i] };

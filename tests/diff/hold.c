@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #ifndef HOLD_US
-#define HOLD_US 10000
+#define HOLD_US 20000
 #endif
 #define STATS_US 5000
 

@@ -92,7 +92,6 @@ static int load_all(char **paths, int n, struct sa_summary *s)
 			fprintf(stderr, PROG ": out of memory merging %s\n", paths[i]);
 			rc = 2;
 		}
-		sa_summary_free(&x);
 	}
 	if (rc)
 		sa_summary_free(s);

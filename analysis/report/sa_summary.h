@@ -8,8 +8,8 @@
  * histograms, never from samples.
  *
  * summary_fmt.c builds one from a model, writes it and merges two (no
- * JSON parser needed); merge.c reads one (libjansson) and ranks its
- * waits; diff.c compares two. */
+ * JSON parser needed); summary_read.cc reads one (simdjson);
+ * summary_rank.c ranks its waits; diff.c compares two. */
 #ifndef SA_SUMMARY_H
 #define SA_SUMMARY_H
 
@@ -19,15 +19,20 @@
 #include "sa_waits.h"
 #include "st_hist.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define SA_SUM_SCHEMA "synctrace-summary"
 #define SA_SUM_MAJOR 1
 #define SA_SUM_MINOR 0
 
 /* A sparse histogram over st_hist's buckets: (index, count) pairs with
  * count > 0, indices strictly increasing. */
+struct sa_sbin { uint32_t i; uint64_t c; };
 struct sa_shist {
-	struct sa_sbin { uint32_t i; uint64_t c; } *b;
-	uint32_t n;
+	struct sa_sbin *b;
+	uint32_t n, cap;         /* cap: room in b (0: b is exactly n long, or NULL) */
 };
 
 /* Durations of one kind (waits of a kind, holds): n = the histogram's
@@ -77,8 +82,9 @@ int sa_summary_of_model(const struct sa_model *m, int partial, struct sa_summary
 /* Write s as a "synctrace-summary" JSON document (one class per line).
  * The same summary always gives the same bytes. */
 void sa_summary_write(const struct sa_summary *s, FILE *out);
-/* Add src to dst. 0, or -1 on out of memory (dst then undefined: free it). */
-int sa_summary_merge(struct sa_summary *dst, const struct sa_summary *src);
+/* Add src to dst, taking src's classes that dst lacks; src is freed
+ * either way. 0, or -1 on out of memory (dst then undefined: free it). */
+int sa_summary_merge(struct sa_summary *dst, struct sa_summary *src);
 void sa_summary_free(struct sa_summary *s);
 
 /* The nearest-rank percentile q (in permille: 500, 990) of d, from its
@@ -87,12 +93,16 @@ uint64_t sa_sdur_pct(const struct sa_sdur *d, unsigned permille);
 /* dst += src (histograms added bucket by bucket). 0 or -1. */
 int sa_sdur_add(struct sa_sdur *dst, const struct sa_sdur *src);
 
-/* Reading (merge.c, libjansson). 0; else -1 with a message naming path
+/* Reading (summary_read.cc, simdjson). 0; else -1 with a message naming path
  * in err (the file is not JSON, not a summary, of a newer major, or its
  * fields are not what the schema says). */
 int sa_summary_read(const char *path, struct sa_summary *s, char *err, size_t errlen);
 /* The where-threads-wait ranking of a summary as a report: text (a head
  * line and the table), csv or json (format: enum sa_format). */
 void sa_summary_report(const struct sa_summary *s, const struct sa_report_opts *o, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

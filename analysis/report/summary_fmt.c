@@ -63,22 +63,35 @@ int sa_sdur_add(struct sa_sdur *dst, const struct sa_sdur *src)
 {
 	if (!src->n)
 		return 0;
-	struct sa_sbin *b = malloc((dst->h.n + src->h.n) * sizeof(*b));
-	if (!b)
-		return -1;
-	uint32_t i = 0, j = 0, n = 0;
-	while (i < dst->h.n || j < src->h.n) {
-		if (j == src->h.n || (i < dst->h.n && dst->h.b[i].i < src->h.b[j].i))
-			b[n++] = dst->h.b[i++];
-		else if (i == dst->h.n || src->h.b[j].i < dst->h.b[i].i)
-			b[n++] = src->h.b[j++];
-		else {
-			b[n] = dst->h.b[i++];
-			b[n++].c += src->h.b[j++].c;
+	/* Merged into scratch (a union has at most ST_HIST_BUCKETS buckets),
+	 * then back into dst's array, grown only when the union outgrows its
+	 * room: merging many summaries mostly allocates nothing. */
+	struct sa_sbin u[ST_HIST_BUCKETS];
+	const struct sa_sbin *x = dst->h.b, *y = src->h.b;
+	uint32_t i = 0, j = 0, n = 0, nx = dst->h.n, ny = src->h.n;
+	while (i < nx && j < ny) {
+		if (x[i].i < y[j].i) {
+			u[n++] = x[i++];
+		} else if (y[j].i < x[i].i) {
+			u[n++] = y[j++];
+		} else {
+			u[n] = x[i++];
+			u[n++].c += y[j++].c;
 		}
 	}
-	free(dst->h.b);
-	dst->h.b = b;
+	memcpy(u + n, x + i, (nx - i) * sizeof(*u));
+	n += nx - i;
+	memcpy(u + n, y + j, (ny - j) * sizeof(*u));
+	n += ny - j;
+	if (n > (dst->h.cap > nx ? dst->h.cap : nx)) {
+		uint32_t cap = n < 8 ? 8 : n + n / 2;
+		struct sa_sbin *b = realloc(dst->h.b, cap * sizeof(*b));
+		if (!b)
+			return -1;
+		dst->h.b = b;
+		dst->h.cap = cap;
+	}
+	memcpy(dst->h.b, u, n * sizeof(*u));
 	dst->h.n = n;
 	if (!dst->n || src->min_ns < dst->min_ns)
 		dst->min_ns = src->min_ns;
@@ -438,21 +451,15 @@ static int class_add(struct sa_sclass *d, const struct sa_sclass *s)
 	return 0;
 }
 
-static int class_copy(struct sa_sclass *d, const struct sa_sclass *s)
+int sa_summary_merge(struct sa_summary *dst, struct sa_summary *src)
 {
-	memset(d, 0, sizeof(*d));
-	d->key = strdup(s->key);
-	d->type = strdup(s->type);
-	if (!d->key || !d->type)
+	struct sa_sclass *c = calloc((size_t)dst->n + src->n + 1, sizeof(*c));
+	if (!c || set_union(&dst->hosts, &dst->nhosts, src->hosts, src->nhosts) ||
+	    set_union(&dst->levels, &dst->nlevels, src->levels, src->nlevels)) {
+		free(c);
+		sa_summary_free(src);
 		return -1;
-	return class_add(d, s);
-}
-
-int sa_summary_merge(struct sa_summary *dst, const struct sa_summary *src)
-{
-	if (set_union(&dst->hosts, &dst->nhosts, src->hosts, src->nhosts) ||
-	    set_union(&dst->levels, &dst->nlevels, src->levels, src->nlevels))
-		return -1;
+	}
 	dst->traces += src->traces;
 	dst->processes += src->processes;
 	dst->threads += src->threads;
@@ -469,10 +476,7 @@ int sa_summary_merge(struct sa_summary *dst, const struct sa_summary *src)
 			dst->last_ts = src->last_ts;
 		dst->have_span = 1;
 	}
-	/* Both in key order: one pass, into a new array. */
-	struct sa_sclass *c = calloc((size_t)dst->n + src->n + 1, sizeof(*c));
-	if (!c)
-		return -1;
+	/* Both in key order: one pass, into the new array. */
 	uint32_t i = 0, j = 0, n = 0;
 	int rc = 0;
 	while (i < dst->n || j < src->n) {
@@ -482,17 +486,16 @@ int sa_summary_merge(struct sa_summary *dst, const struct sa_summary *src)
 			if (!cmp && !rc)
 				rc = class_add(&c[n], &src->c[j]);
 			j += !cmp;
-		} else if (!rc) {
-			rc = class_copy(&c[n], &src->c[j++]);
-		} else {
-			j++;
-			continue;
+		} else { /* taken: src holds it no more */
+			c[n] = src->c[j];
+			memset(&src->c[j++], 0, sizeof(*c));
 		}
 		n++;
 	}
 	free(dst->c);
 	dst->c = c;
 	dst->n = n;
+	sa_summary_free(src);
 	return rc;
 }
 

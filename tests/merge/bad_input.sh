@@ -17,9 +17,9 @@ refused() { # WHAT PATTERN FILE (as the second of a merge)
 	done
 }
 printf 'hello' >"$T/text.json"
-refused "not JSON" 'not JSON: line 1' "$T/text.json"
+refused "not JSON" 'not JSON: ' "$T/text.json"
 head -c 300 "$T/good.json" >"$T/trunc.json"
-refused "truncated" 'not JSON: line [0-9]+' "$T/trunc.json"
+refused "truncated" 'not JSON: ' "$T/trunc.json"
 : >"$T/empty.json"
 refused "empty" 'not JSON' "$T/empty.json"
 "$SYNCTRACE" report --format json "$G/contended" >"$T/report.json"
@@ -43,7 +43,7 @@ refused "a negative count" 'wakes\.futex_wakes: not a non-negative integer' "$T/
 sed 's/"objects": 1, "waits"/"waits"/' "$T/good.json" >"$T/missing.json"
 refused "a missing field" 'classes\[0\]: no "objects"' "$T/missing.json"
 sed 's/"type": "mutex", /"type": "mutex", "type": "x", /' "$T/good.json" >"$T/dup.json"
-refused "a duplicate key" 'not JSON.*duplicate' "$T/dup.json"
+refused "a duplicate key" 'classes\[0\]: the key "type" twice' "$T/dup.json"
 jq -c '.classes += .classes' "$T/good.json" >"$T/twice.json"
 refused "a class twice" 'appears twice' "$T/twice.json"
 "$SYNCTRACE" merge "$T/good.json" "$T/nothere.json" >"$T/out" 2>"$T/err"

@@ -76,7 +76,8 @@ static int load(const char *path, struct sa_summary *s)
 	if (!is_file(path))
 		return summarize_trace(path, s);
 	if (sa_summary_read(path, s, err, sizeof(err))) {
-		fprintf(stderr, PROG ": %s\n", err);
+		fprintf(stderr, PROG ": %s (a path is a trace directory, or a directory holding "
+				"traces, or a summary file: --format summary)\n", err);
 		return 2;
 	}
 	return 0;

@@ -79,10 +79,10 @@ int sa_sdur_add(struct sa_sdur *dst, const struct sa_sdur *src)
 			u[n++].c += y[j++].c;
 		}
 	}
-	memcpy(u + n, x + i, (nx - i) * sizeof(*u));
-	n += nx - i;
-	memcpy(u + n, y + j, (ny - j) * sizeof(*u));
-	n += ny - j;
+	for (; i < nx; i++) /* (x is NULL when dst is empty) */
+		u[n++] = x[i];
+	for (; j < ny; j++)
+		u[n++] = y[j];
 	if (n > (dst->h.cap > nx ? dst->h.cap : nx)) {
 		uint32_t cap = n < 8 ? 8 : n + n / 2;
 		struct sa_sbin *b = realloc(dst->h.b, cap * sizeof(*b));
@@ -327,6 +327,15 @@ static void write_set(FILE *out, const char *key, char *const *v, uint32_t n)
 	fputc(']', out);
 }
 
+/* v in decimal, written backwards ending before end; returns its start. */
+static char *digits(char *end, uint64_t v)
+{
+	do
+		*--end = (char)('0' + v % 10);
+	while (v /= 10);
+	return end;
+}
+
 static void write_dur(FILE *out, const struct sa_sdur *d)
 {
 	fprintf(out, "\"n\": %" PRIu64 ", \"total_ns\": %" PRIu64 ", \"min_ns\": %" PRIu64
@@ -334,8 +343,22 @@ static void write_dur(FILE *out, const struct sa_sdur *d)
 		", \"p99_ns\": %" PRIu64 ", \"hist\": [",
 		d->n, d->total_ns, d->min_ns, d->max_ns, sa_sdur_pct(d, 500), sa_sdur_pct(d, 900),
 		sa_sdur_pct(d, 990));
-	for (uint32_t i = 0; i < d->h.n; i++)
-		fprintf(out, "%s[%" PRIu32 ", %" PRIu64 "]", i ? ", " : "", d->h.b[i].i, d->h.b[i].c);
+	/* The pairs are most of a summary's bytes: formatted by hand. */
+	char buf[64];
+	for (uint32_t i = 0; i < d->h.n; i++) {
+		char *p = buf + sizeof(buf);
+		*--p = ']';
+		p = digits(p, d->h.b[i].c);
+		*--p = ' ';
+		*--p = ',';
+		p = digits(p, d->h.b[i].i);
+		*--p = '[';
+		if (i) {
+			*--p = ' ';
+			*--p = ',';
+		}
+		fwrite(p, 1, (size_t)(buf + sizeof(buf) - p), out);
+	}
 	fputc(']', out);
 }
 

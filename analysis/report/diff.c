@@ -349,24 +349,17 @@ static void fill_row(struct sa_cell *x, const struct side *b, const struct side 
 {
 	char buf[40], ns[32];
 	int both = b->present && n->present;
-	if (b->present) {
-		sa_set_u(&x[D_WAIT_B], b->v[M_WAIT]);
-		sa_set_u(&x[D_WAITS_B], b->v[M_WAITS]);
-		sa_set_u(&x[D_CONT_B], b->v[M_CONTENDED]);
-		sa_set_u(&x[D_TMO_B], b->v[M_TIMEOUTS]);
-		sa_set_u(&x[D_WASTED_B], b->v[M_WASTED]);
-		sa_set_u(&x[D_FUTILE_B], b->v[M_FUTILE]);
-		sa_set_u(&x[D_P99_B], b->v[M_P99]);
-	}
-	if (n->present) {
-		sa_set_u(&x[D_WAIT_N], n->v[M_WAIT]);
-		sa_set_u(&x[D_WAITS_N], n->v[M_WAITS]);
-		sa_set_u(&x[D_CONT_N], n->v[M_CONTENDED]);
-		sa_set_u(&x[D_TMO_N], n->v[M_TIMEOUTS]);
-		sa_set_u(&x[D_WASTED_N], n->v[M_WASTED]);
-		sa_set_u(&x[D_FUTILE_N], n->v[M_FUTILE]);
-		sa_set_u(&x[D_P99_N], n->v[M_P99]);
-	}
+	/* The column before and after of each metric. */
+	static const int cols[M_N][2] = {
+		[M_WAIT] = { D_WAIT_B, D_WAIT_N }, [M_P99] = { D_P99_B, D_P99_N },
+		[M_WAITS] = { D_WAITS_B, D_WAITS_N }, [M_CONTENDED] = { D_CONT_B, D_CONT_N },
+		[M_TIMEOUTS] = { D_TMO_B, D_TMO_N }, [M_WASTED] = { D_WASTED_B, D_WASTED_N },
+		[M_FUTILE] = { D_FUTILE_B, D_FUTILE_N },
+	};
+	const struct side *sides[2] = { b, n };
+	for (int w = 0; w < 2; w++)
+		for (int m = 0; sides[w]->present && m < M_N; m++)
+			sa_set_u(&x[cols[m][w]], sides[w]->v[m]);
 	sa_set_i(&x[D_CHANGE_NS], ch);
 	sa_fmt_ns(ns, sizeof(ns), (double)(ch < 0 ? -(uint64_t)ch : (uint64_t)ch));
 	snprintf(buf, sizeof(buf), "%s%s", ch > 0 ? "+" : ch < 0 ? "-" : "", ns);

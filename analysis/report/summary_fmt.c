@@ -47,16 +47,22 @@ static void dense_add_dist(uint64_t *dense, const struct sa_dist *d)
 		dense[st_hist_index(d->exact[i])]++;
 }
 
+/* s's counts, sum and span, with n more values of sum `sum` in [min, max]. */
+static void dur_count(struct sa_sdur *s, uint64_t n, uint64_t sum, uint64_t min, uint64_t max)
+{
+	if (!n)
+		return;
+	if (!s->n || min < s->min_ns)
+		s->min_ns = min;
+	if (max > s->max_ns)
+		s->max_ns = max;
+	s->n += n;
+	s->total_ns += sum;
+}
+
 static void dur_add_dist(struct sa_sdur *s, const struct sa_dist *d)
 {
-	if (!d->n)
-		return;
-	if (!s->n || d->min < s->min_ns)
-		s->min_ns = d->min;
-	if (d->max > s->max_ns)
-		s->max_ns = d->max;
-	s->n += d->n;
-	s->total_ns += d->sum;
+	dur_count(s, d->n, d->sum, d->min, d->max);
 }
 
 int sa_sdur_add(struct sa_sdur *dst, const struct sa_sdur *src)
@@ -93,12 +99,7 @@ int sa_sdur_add(struct sa_sdur *dst, const struct sa_sdur *src)
 	}
 	memcpy(dst->h.b, u, n * sizeof(*u));
 	dst->h.n = n;
-	if (!dst->n || src->min_ns < dst->min_ns)
-		dst->min_ns = src->min_ns;
-	if (src->max_ns > dst->max_ns)
-		dst->max_ns = src->max_ns;
-	dst->n += src->n;
-	dst->total_ns += src->total_ns;
+	dur_count(dst, src->n, src->total_ns, src->min_ns, src->max_ns);
 	return 0;
 }
 

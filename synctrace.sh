@@ -5,7 +5,7 @@
 #                                         built-in demo) and report it
 #   ./synctrace.sh test                   install, build, run every test
 #   ./synctrace.sh build                  install what is missing and build
-#   ./synctrace.sh bench [NAMES] [-r N]   the seed experiments, paired with glibc
+#   ./synctrace.sh bench [NAMES] [-r N] [--load K]  the seed experiments, paired with glibc
 #   ./synctrace.sh fuzz [SECONDS]         fuzz the analyzer's trace input (600 s)
 #   ./synctrace.sh golden [--record]      rewrite the golden reports after an
 #                                         intended change (--record: the traces too)
@@ -144,7 +144,7 @@ run)
 	with_sessiond "$ROOT/synctrace.sh" __run "$@"
 	;;
 bench)
-	# [NAMES...] [-r N] [--scale F] [-o DIR]: bench/README.md
+	# [NAMES...] [-r N] [--scale F] [-o DIR] [--load KIND]: bench/README.md
 	ensure_packages
 	if [ -z "${ST_BENCH_NO_BUILD:-}" ]; then
 		# only what the benchmarks need; the analyzer if it builds (else the

@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
 # The seed experiments and the tracing overhead, as paired benchmark runs.
 #
-# usage: run.sh BUILD_DIR [-r REPEATS] [-o DIR] [--scale F] [--long] [NAMES...]
+# usage: run.sh BUILD_DIR [-r REPEATS] [-o DIR] [--scale F] [--long]
+#               [--load KIND]... [NAMES...]
 #        (normally through `./synctrace.sh bench [ARGS...]`, which builds and
 #        starts a private LTTng session daemon for the traced modes)
 #   NAMES      experiments, default all: twoqueue throughput spin timedrace overhead
-#              families
+#              families; not in all: parity (every row, glibc against itself too)
 #   -r N, N    repeats (default 5); a bare number is the repeat count
 #   -o DIR     results folder (default BUILD_DIR/bench-results, or $ST_BENCH_RESULTS)
 #   --scale F  multiply every timed workload's duration by F (--long: 5)
+#   --load K   also run every workload beside a competitor K (bench_load):
+#              spin:N (N busy loops), churn:N (N loops that fork/exec a short
+#              program, pipe 64 KiB through it and sleep 0.5 ms), or a sum
+#              (churn:3+spin:1); repeatable. The competitor is started before
+#              each run and ended after it (by pid), the same for every mode.
 #
 # Modes (libraries), alternated inside every repeat so drift hits all alike:
 #   glibc       the workload as built (glibc's primitives)
@@ -20,15 +26,19 @@
 #   wrapper     glibc with lttng-ust's liblttng-ust-pthread-wrapper.so and a
 #               session recording lttng_ust_pthread:* (overhead experiment)
 #   spin:S      preloaded, SYNCTRACE_SPIN=S;  pinned X: X under `taskset -c 0`
+#   glibc-again glibc once more: its ratio to glibc is the run-to-run spread
+#   crowd-off   preloaded, SYNCTRACE_SPIN_CROWD=off (spins on a crowded machine)
 # Each workload prints key=value pairs. Printed per workload and mode: the
 # median [min-max] of the figure, and the median [min-max] of the per-repeat
 # ratios to glibc's run of the same repeat (>1: better than glibc; for times
-# the ratio is glibc's time over the mode's). Raw runs, per-experiment JSON
+# the ratio is glibc's time over the mode's), the CPU share the run got (CPU
+# seconds of the process over its wall time) and its CPU seconds per
+# operation, with the load average during the runs. Raw runs, per-experiment JSON
 # and one SVG chart per experiment go to the results folder. Nothing here
 # asserts a speed: the machine may be shared and noisy.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-case ${1:-} in -h | --help | "") sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1:-} in -h | --help | "") sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 build=$(cd "${1:?usage: run.sh BUILD_DIR [options] [NAMES...]}" && pwd)
 shift
 reps=5
@@ -36,14 +46,17 @@ scale=1
 out=${ST_BENCH_RESULTS:-$build/bench-results}
 all=(twoqueue throughput spin timedrace overhead families)
 names=()
+loads=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	-r | --repeats) reps=$2; shift ;;
 	-o | --out) out=$2; shift ;;
 	--scale) scale=$2; shift ;;
 	--long) scale=5 ;;
-	-h | --help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--load) loads+=("$2"); shift ;;
+	-h | --help) sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	all) names+=("${all[@]}") ;;
+	parity) names+=(parity) ;;
 	[0-9]*) reps=$1 ;;
 	*)
 		[[ " ${all[*]} " == *" $1 "* ]] || { echo "bench: unknown experiment '$1' (known: ${all[*]})" >&2; exit 2; }
@@ -63,8 +76,8 @@ M=$out/musl
 report=$build/analysis/synctrace-report
 wrapper=$(ldconfig -p 2>/dev/null | awk '/liblttng-ust-pthread-wrapper.so.1 /{print $NF; exit}')
 tmp=$(mktemp -d)
-trap '[ -z "${SHARED:-}" ] || lttng destroy "$SHARED" >/dev/null 2>&1; rm -rf "$tmp"' EXIT
-for f in "$lib" "$tp" "$B/bench_cond_twoqueue"; do
+trap 'load_stop; [ -z "${SHARED:-}" ] || lttng destroy "$SHARED" >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+for f in "$lib" "$tp" "$B/bench_cond_twoqueue" "$B/bench_cputime" "$B/bench_load"; do
 	[ -e "$f" ] || { echo "bench: $f is missing: build first (cmake --build $build)" >&2; exit 2; }
 done
 have_session=1
@@ -91,9 +104,31 @@ build_musl() {
 	done
 }
 
+# ---- the competitor of --load -----------------------------------------------
+# load_start KIND: bench_load KIND in the background (its own process group;
+# it ends itself after 600 s whatever happens here), then 50 ms for its
+# loops to run. load_stop: SIGTERM to that pid (it ends its group), wait.
+LOAD_PID=""
+load_start() {
+	"$B/bench_load" "$1" 600 </dev/null &
+	LOAD_PID=$!
+	sleep 0.05
+}
+load_stop() {
+	[ -n "$LOAD_PID" ] || return 0
+	kill -TERM "$LOAD_PID" 2>/dev/null
+	wait "$LOAD_PID" 2>/dev/null
+	LOAD_PID=""
+}
+for l in "${loads[@]}"; do
+	"$B/bench_load" "$l" 0.01 || { echo "bench: bad --load '$l' (spin:N, churn:N, or a sum: churn:3+spin:1)" >&2; exit 2; }
+done
+
 # ---- one run --------------------------------------------------------------
 # run_one MODE PROGRAM ARGS... -> RUN_OUT (the workload's output, one line),
-# RUN_WALL (seconds), RUN_DISCARDED (events the tracer discarded). With
+# RUN_WALL (seconds), RUN_DISCARDED (events the tracer discarded); RUN_OUT
+# ends with bench_cputime's figures and loadavg= (the 1-minute load average
+# after the run). With
 # KEEP_TRACE set, the trace of a traced mode is kept in that directory.
 run_one() {
 	local mode=$1 prog=$2 pre=() env=() events="" exe
@@ -105,13 +140,14 @@ run_one() {
 		mode=${mode#pinned }
 	fi
 	case $mode in
-	glibc) ;;
+	glibc | glibc-again) ;;
 	musl) exe=$M/$prog ;;
 	preload) env=(LD_PRELOAD="$lib") ;;
 	contention) env=(LD_PRELOAD="$lib $tp") events='synctrace_*' ;;
 	full) env=(SYNCTRACE_LEVEL=full LD_PRELOAD="$lib $tp") events='synctrace_*' ;;
 	wrapper) env=(LD_PRELOAD="$wrapper") events='lttng_ust_pthread:*' ;;
 	spin:*) env=(SYNCTRACE_SPIN="${mode#spin:}" LD_PRELOAD="$lib") ;;
+	crowd-off) env=(SYNCTRACE_SPIN_CROWD=off LD_PRELOAD="$lib") ;;
 	*) echo "bench: unknown mode $mode" >&2; return 1 ;;
 	esac
 	[ -x "$exe" ] || return 1
@@ -136,8 +172,10 @@ run_one() {
 	fi
 	local t0 t1
 	t0=$(date +%s%N)
-	RUN_OUT=$(env "${env[@]}" "${pre[@]}" "$exe" "$@" 2>>"$out/raw/stderr.log" | tail -1)
+	rm -f "$tmp/cpu"
+	RUN_OUT=$("$B/bench_cputime" "$tmp/cpu" env "${env[@]}" "${pre[@]}" "$exe" "$@" 2>>"$out/raw/stderr.log" | tail -1)
 	t1=$(date +%s%N)
+	[ -z "$RUN_OUT" ] || [ ! -s "$tmp/cpu" ] || RUN_OUT="$RUN_OUT $(cat "$tmp/cpu") loadavg=$(cut -d' ' -f1 /proc/loadavg)"
 	RUN_WALL=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f", (b - a) / 1e9}')
 	if [ -n "$own" ]; then
 		local msg
@@ -185,28 +223,34 @@ end_shared_session() {
 # ---- paired repeats -------------------------------------------------------
 # measure EXP "MODES" WORKLOAD... where a workload is "label|program args".
 # Appends "label<TAB>mode<TAB>repeat<TAB>wall<TAB>discarded<TAB>output" rows
-# to raw/EXP.tsv.
+# to raw/EXP.tsv. With --load, every repeat runs quiet and then beside each
+# competitor; a loaded run's label ends in " @KIND".
 measure() {
-	local exp=$1 modes w m r label cmd
+	local exp=$1 modes w m r label cmd ld
 	read -ra modes <<<"$2"
 	shift 2
 	local raw=$out/raw/$exp.tsv
 	for w in "$@"; do
-		label=${w%%|*}
-		cmd=${w#*|}
 		for ((r = 0; r < reps; r++)); do
+		for ld in quiet "${loads[@]}"; do
+			label=${w%%|*}
+			cmd=${w#*|}
+			[ "$ld" = quiet ] || label="$label @$ld"
 			for m in "${modes[@]}"; do
 				m=${m//_/ }
 				local keep=""
 				[ -n "${COUNT_EVENTS:-}" ] && [ $r -eq 0 ] && [[ $m == contention || $m == full || $m == wrapper ]] && keep=$tmp/evtrace
+				[ "$ld" = quiet ] || load_start "$ld"
 				# shellcheck disable=SC2086
 				if KEEP_TRACE=$keep run_one "$m" $cmd; then
 					printf '%s\t%s\t%d\t%s\t%s\t%s\n' "$label" "$m" "$r" "$RUN_WALL" "${RUN_DISCARDED:-0}" "$RUN_OUT" >>"$raw"
 					[ -z "$keep" ] || count_into "$exp" "$label" "$m"
 				fi
+				load_stop
 				[ -z "$keep" ] || rm -rf "$keep"
 				printf '.' >&2
 			done
+		done
 		done
 	done
 	printf '\n' >&2
@@ -219,19 +263,68 @@ summarize() {
 }
 
 # table EXP KEY [-] TITLE: print a summary as a table and as JSON rows.
+# Beside each row: the median CPU share of its runs and, for a rate (or the
+# two-queue time), the median CPU seconds per operation and its paired
+# ratio to glibc (>1: less CPU than glibc per operation); above the table,
+# the load average over its runs. With --load, then the same side by side.
 table() {
-	local exp=$1 key=$2 inv=${3:-} title=$4 legend=${5:-"ratio: paired, to glibc, >1 better"}
+	local exp=$1 key=$2 inv=${3:-} title=$4 legend=${5:-"ratio: paired, to glibc, >1 better"} opkey=""
 	summarize "$exp" "$key" "$inv" >"$tmp/sum"
+	case $key in persec | fig | *_per_s) opkey=cpu_per_op:$key ;; seconds) opkey=cpu_per_op/messages ;; esac
+	summarize "$exp" cpu_share >"$tmp/sum.share"
+	: >"$tmp/sum.op"
+	[ -z "$opkey" ] || summarize "$exp" "$opkey" - >"$tmp/sum.op"
+	# the summary's 9 columns, then label, mode, cpu share, cpu s/op, its
+	# ratio (empty when unknown)
+	awk -F'\t' -v OFS='\t' 'FILENAME == ARGV[1] {sh[$1, $2] = $4; next} FILENAME == ARGV[2] {op[$1, $2] = $4; opr[$1, $2] = $7; next}
+		{print $1, $2, $3, $4, $5, $6, $7, $8, $9, $1, $2, sh[$1, $2], op[$1, $2], opr[$1, $2]}' "$tmp/sum.share" "$tmp/sum.op" "$tmp/sum" >"$tmp/sum.cpu"
 	say ""
 	say "$title   ($key: median [min-max] of $reps; $legend)"
+	say "  load average during these runs: $(load_range "$exp")"
 	awk -F'\t' 'function h(v) {return v >= 1e7 ? sprintf("%.2fM", v / 1e6) : v >= 1e5 ? sprintf("%.1fk", v / 1e3) : sprintf("%g", v)}
 		{printf "  %-30s %-16s %10s [%s-%s]", $1, $2, h($4), h($5), h($6)
-		if ($7 != "") printf "   %6.2fx [%.2f-%.2f]", $7, $8, $9
-		printf "\n"}' "$tmp/sum"
+		printf $7 != "" ? "   %6.2fx [%.2f-%.2f]" : "   %6s %11s", $7, $8, $9
+		if ($12 != "") printf "   cpu %.2f", $12
+		if ($13 != "") printf "  %8.3g us/op", $13 * 1e6
+		if ($14 != "") printf " %5.2fx", $14
+		printf "\n"}' "$tmp/sum.cpu"
 	awk -F'\t' -v xp="$exp" -v key="$key" '{
 		printf "{\"experiment\": \"%s\", \"workload\": \"%s\", \"mode\": \"%s\", \"key\": \"%s\", \"repeats\": %d, \"median\": %s, \"min\": %s, \"max\": %s", xp, $1, $2, key, $3, $4, $5, $6
 		if ($7 != "") printf ", \"ratio_median\": %s, \"ratio_min\": %s, \"ratio_max\": %s", $7, $8, $9
-		printf "}\n"}' "$tmp/sum" >>"$tmp/$exp.jsonl"
+		if ($12 != "") printf ", \"cpu_share_median\": %s", $12
+		if ($13 != "") printf ", \"cpu_s_per_op_median\": %s", $13
+		if ($14 != "") printf ", \"cpu_per_op_ratio_median\": %s", $14
+		printf "}\n"}' "$tmp/sum.cpu" >>"$tmp/$exp.jsonl"
+	[ ${#loads[@]} -eq 0 ] || side_by_side
+}
+
+# load_range EXP: the 1-minute load average after the runs of EXP so far,
+# median [min-max].
+load_range() {
+	awk -F'\t' '{o = " " $6 " "; if (match(o, / loadavg=[0-9.]+ /)) print substr(o, RSTART + 9, RLENGTH - 10)}' "$out/raw/$1.tsv" |
+		sort -g | awk '{v[++n] = $1} END {if (n) printf "%.2f [%.2f-%.2f]\n", (n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2), v[1], v[n]; else print "unknown"}'
+}
+
+# side_by_side: the last table's paired ratios, quiet and under each --load,
+# one line per workload and mode, with the CPU share of glibc's runs and of
+# the mode's (median).
+side_by_side() {
+	say ""
+	say "  quiet and loaded side by side: paired ratio to glibc (median), CPU share glibc/mode, CPU s/op ratio"
+	awk -F'\t' -v kinds="quiet ${loads[*]}" '
+		{base = $1; ld = "quiet"; if (match($1, / @[^ ]+$/)) {base = substr($1, 1, RSTART - 1); ld = substr($1, RSTART + 2)}
+		 if (!(base in bi)) {bi[base] = ++nb; bn[nb] = base}
+		 if (!((base, $2) in mi)) {mi[base, $2] = ++nm[base]; mn[base, nm[base]] = $2}
+		 r[base, $2, ld] = $7; sh[base, $2, ld] = $12; opr[base, $2, ld] = $14}
+		END {nk = split(kinds, k, " "); printf "  %-30s %-12s", "workload", "mode"
+			for (j = 1; j <= nk; j++) printf " %-26s", k[j]; printf "\n"
+			for (i = 1; i <= nb; i++) for (m = 1; m <= nm[bn[i]]; m++) {b = bn[i]; x = mn[b, m]; if (x == "glibc") continue
+				printf "  %-30s %-12s", b, x
+				for (j = 1; j <= nk; j++) {c = sprintf("%s  cpu %s/%s", r[b, x, k[j]] == "" ? "-" : sprintf("%.2fx", r[b, x, k[j]]),
+						sh[b, "glibc", k[j]] == "" ? "-" : sprintf("%.2f", sh[b, "glibc", k[j]]), sh[b, x, k[j]] == "" ? "-" : sprintf("%.2f", sh[b, x, k[j]]))
+					if (opr[b, x, k[j]] != "") c = c sprintf(" %.2fx", opr[b, x, k[j]])
+					printf " %-26s", c}
+				printf "\n"}}' "$tmp/sum.cpu"
 }
 
 # persec EXP: each workload's own per-second key (handoffs_per_s=,

@@ -1,6 +1,7 @@
 /* Read-mostly rwlock: each thread does 95 % read locks, 5 % write locks,
- * with a little work inside.
- * usage: rwlock_readmostly [threads=2] [seconds=1] [read_percent=95]
+ * with a little work inside, and OUTSIDE_NS (about; default 0) of work
+ * between two locks.
+ * usage: rwlock_readmostly [threads=2] [seconds=1] [read_percent=95] [outside_ns=0]
  * prints: rwlock_readmostly threads=T ops=N seconds=S ops_per_s=R */
 #include <pthread.h>
 #include <stdio.h>
@@ -9,7 +10,7 @@
 
 static pthread_rwlock_t rw = PTHREAD_RWLOCK_INITIALIZER;
 static volatile int stop;
-static int read_pct;
+static int read_pct, outside;
 static long table[64];
 
 static void *worker(void *p)
@@ -28,6 +29,8 @@ static void *worker(void *p)
 			table[seed & 63]++;
 			pthread_rwlock_unlock(&rw);
 		}
+		for (int i = 0; i < outside; i++) /* about a nanosecond each here */
+			sink += i;
 		n++;
 	}
 	return (void *)(n + (sink & 0));
@@ -45,6 +48,7 @@ int main(int argc, char **argv)
 	int nt = argc > 1 ? atoi(argv[1]) : 2;
 	double secs = argc > 2 ? atof(argv[2]) : 1.0;
 	read_pct = argc > 3 ? atoi(argv[3]) : 95;
+	outside = argc > 4 ? atoi(argv[4]) : 0;
 	pthread_t t[64];
 	if (nt < 1 || nt > 64)
 		return 2;

@@ -1,17 +1,29 @@
 # Medians of one figure per (workload, mode), and paired ratios to glibc.
 # input (bench/run.sh raw rows): label, mode, repeat, wall s, discarded, output
-# vars: key (a key=value of the output, or "wall"), inv (non-empty: lower is
+# vars: key (a key=value of the output, "wall", or cpu_per_op:RATE_KEY or
+# cpu_per_op/COUNT_KEY: CPU seconds per operation), inv (non-empty: lower is
 # better, the ratio is glibc's value over the mode's)
 # output: label, mode, n, median, min, max, ratio median, min, max
 function med(a, n,   i, j, t) {
 	for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
 	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
+# the value of key=value in a run's output, "" when absent
+function fig(o, k) {
+	return match(" " o " ", " " k "=[-0-9.e+]+ ") ? substr(" " o " ", RSTART + length(k) + 2, RLENGTH - length(k) - 3) : ""
+}
 BEGIN { FS = "\t" }
 {
 	if (key == "wall") v = $4
-	else if (match(" " $6 " ", " " key "=[-0-9.e+]+ ")) v = substr(" " $6 " ", RSTART + length(key) + 2, RLENGTH - length(key) - 3)
-	else next
+	else if (key ~ /^cpu_per_op[:\/]/) {
+		# CPU seconds per operation: cpu_per_op:RATE (operations per second
+		# of the workload's own seconds=, else of the process's wall_s) or
+		# cpu_per_op/COUNT (operations)
+		if ((c = fig($6, "cpu_s")) == "" || (n = fig($6, substr(key, 12))) == "" || n <= 0) next
+		if ((w = fig($6, "seconds")) == "" || w <= 0) w = fig($6, "wall_s")
+		v = substr(key, 11, 1) == "/" ? c / n : (w > 0 ? c / (n * w) : "")
+		if (v == "") next
+	} else if ((v = fig($6, key)) == "") next
 	if (!($1 in li)) { li[$1] = ++nl; lname[nl] = $1 }
 	if (!(($1, $2) in seen)) { seen[$1, $2] = 1; nm[$1]++; mname[$1, nm[$1]] = $2 }
 	val[$1, $2, $3] = v + 0

@@ -8,6 +8,12 @@
  *                    parser, src/setting/setting.c.
  *                    Mutexes spin only if adaptive (PTHREAD_MUTEX_
  *                    ADAPTIVE_NP), unless it is set (config.h).
+ *   SYNCTRACE_SPIN_CROWD  on | off
+ *                    on: no spin while more threads are runnable than
+ *                    there are CPUs, or after a spin was descheduled
+ *                    (src/wait/crowd.h, doc/spin.md); off: spin anyway.
+ *                    Default: on, off with an explicit SYNCTRACE_SPIN (a
+ *                    strategy asked for is the strategy run).
  *   SYNCTRACE_LEVEL  contention (default) | full   (events when tracing)
  *   SYNCTRACE_SEM_MAX  init | N | init:N | off   (debug check, default off)
  *                    sem_post reports (synctrace_sem:misuse) a value above
@@ -34,6 +40,7 @@
 int st_spin_mode = ST_SPIN_MODE_BAIL;
 int st_spin_limit = 100;
 int st_spin_all_mutexes = 0;
+int st_spin_crowd = 1;
 int st_level = ST_META_LEVEL_CONTENTION;
 int st_sem_max_mode = ST_META_SEM_MAX_OFF;
 int st_sem_max = -1;
@@ -52,7 +59,15 @@ void st_config_load(void)
 			fprintf(stderr, "synctrace: SYNCTRACE_SPIN=%s is not none, bail, full, "
 					"a count or MODE:COUNT; keeping the default\n", s);
 		else
-			st_spin_mode = mode, st_spin_limit = limit, st_spin_all_mutexes = 1;
+			st_spin_mode = mode, st_spin_limit = limit, st_spin_all_mutexes = 1,
+			st_spin_crowd = 0;
+	}
+	if ((s = getenv("SYNCTRACE_SPIN_CROWD")) && *s) {
+		if (!strcmp(s, "off") || !strcmp(s, "on"))
+			st_spin_crowd = s[1] == 'n';
+		else
+			fprintf(stderr, "synctrace: SYNCTRACE_SPIN_CROWD=%s is not on or off; "
+					"keeping on\n", s);
 	}
 	if ((s = getenv("SYNCTRACE_SEM_MAX")) && *s) {
 		int mode = st_sem_max_mode, limit = st_sem_max;

@@ -13,6 +13,10 @@ extern int st_spin_limit; /* iterations of the spin loop */
  * more than it gained: doc/spin.md). An explicit SYNCTRACE_SPIN sets it,
  * so that spin strategies compare on every mutex. */
 extern int st_spin_all_mutexes;
+/* 1 (default): no spin while the machine is crowded (wait/crowd.h);
+ * 0 (SYNCTRACE_SPIN_CROWD=off, or an explicit SYNCTRACE_SPIN without
+ * SYNCTRACE_SPIN_CROWD=on): spin whatever the load. */
+extern int st_spin_crowd;
 extern int st_level;      /* ST_META_LEVEL_CONTENTION or ST_META_LEVEL_FULL */
 
 /* SYNCTRACE_SEM_MAX: sem_post checks the value it leaves against a limit

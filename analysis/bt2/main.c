@@ -18,6 +18,7 @@
 #include "sa_export.h"
 #include "sa_graph.h"
 #include "sa_guard.h"
+#include "sa_summaries.h"
 #include "sa_timeline.h"
 #include "sa_waitfor.h"
 
@@ -25,11 +26,13 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: " PROG " [--format text|json|csv|html|folded|pprof|chrome]\n"
+	fprintf(f, "usage: " PROG " [--format text|json|csv|html|summary|folded|pprof|chrome]\n"
 		   "       [--sample wait|contentions|hold|wasted_wakes] [--sort wait|contended|acquisitions|hold]\n"
 		   "       [--by class|object|site] [--all] [--wide] [--top N] [--checks]\n"
 		   "       [--window START,END] [--at TIME] [--work-event EVENT[/FIELD]] [-o FILE]\n"
 		   "       TRACE_PATH...\n"
+		   "       " PROG " --merge [-o FILE] SUMMARY|TRACE_PATH...\n"
+		   "       " PROG " --diff [--fail-on EXPR[,EXPR...]] [--format text|json|csv] BASE NEW\n"
 		   "Each TRACE_PATH is a CTF trace directory or a directory searched for them\n"
 		   "(an LTTng session output: .../ust/uid/<uid>/64-bit).\n"
 		   "The report opens with its findings, then where threads wait, ranked.\n"
@@ -50,7 +53,14 @@ static void usage(FILE *f)
 		   "pprof (gzipped profile.proto for go tool pprof: contentions, delay, hold,\n"
 		   "wasted_wakes, spin; labels lock, kind, process, thread, pid, tid), chrome\n"
 		   "(Trace Event JSON for Perfetto / chrome://tracing: waits per thread, wake\n"
-		   "flows, waiters of the top locks; at most 200000 waits and wakes kept).\n");
+		   "flows, waiters of the top locks; at most 200000 waits and wakes kept).\n"
+		   "summary: counts and fixed log-linear histograms per lock class, which\n"
+		   "--merge adds exactly; a TRACE_PATH that is a file is read as a summary (the\n"
+		   "ranking of where threads wait, from it). --diff: per lock class, waiting,\n"
+		   "contention, wasted and futile wakes of BASE and NEW (traces or summaries),\n"
+		   "ranked by change; --fail-on '[CLASS:]METRIC>VALUE' (wait, p99, waits,\n"
+		   "contended, timeouts, wasted, futile; +20%%, +5ms, 100) exits 1 when crossed.\n"
+		   "See doc/summaries.md.\n");
 }
 
 /* ---- finding trace directories ------------------------------------------ */
@@ -193,9 +203,10 @@ static int report(void *arg, uint64_t stop_after, volatile uint64_t *progress, i
 		if (r->outpath && !(out = fopen(r->outpath, "w"))) {
 			fprintf(stderr, PROG ": %s: %s\n", r->outpath, strerror(errno));
 			rc = 2;
-		} else if (st.synctrace_events || st.opts.partial || st.opts.format >= SA_FMT_FOLDED) {
-			if (sa_report_render(st.model, &st.opts, out) && st.opts.format >= SA_FMT_FOLDED) {
-				fprintf(stderr, PROG ": out of memory writing the export\n");
+		} else if (st.synctrace_events || st.opts.partial || st.opts.format >= SA_FMT_SUMMARY) {
+			if (sa_report_render(st.model, &st.opts, out) && st.opts.format >= SA_FMT_SUMMARY) {
+				fprintf(stderr, PROG ": out of memory writing the %s\n",
+					st.opts.format == SA_FMT_SUMMARY ? "summary" : "export");
 				rc = 2;
 			}
 			if (ferror(out) || (out != stdout && fclose(out))) {
@@ -233,11 +244,15 @@ int main(int argc, char **argv)
 		{ "all", no_argument, NULL, 'A' },
 		{ "wide", no_argument, NULL, 'D' },
 		{ "sample", required_argument, NULL, 'S' },
+		{ "merge", no_argument, NULL, 'M' },
+		{ "diff", no_argument, NULL, 'F' },
+		{ "fail-on", required_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct run r = { .win_end = -1 };
-	int c;
+	int c, merge = 0, diff = 0;
+	const char *fail_on = NULL;
 	char what[4200];
 
 	while ((c = getopt_long(argc, argv, "f:s:t:o:hcw:", longopts, NULL)) != -1) {
@@ -330,6 +345,15 @@ int main(int argc, char **argv)
 			}
 			r.work_event = optarg;
 			break;
+		case 'M':
+			merge = 1;
+			break;
+		case 'F':
+			diff = 1;
+			break;
+		case 'X':
+			fail_on = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -338,10 +362,15 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind >= argc) {
+	if (optind >= argc || (merge && diff) || (fail_on && !diff)) {
+		if (fail_on && !diff)
+			fprintf(stderr, PROG ": --fail-on goes with --diff\n");
 		usage(stderr);
 		return 2;
 	}
+	if (merge || diff || sa_summaries_any(argv + optind, argc - optind))
+		return sa_summaries_run(merge ? SA_SUM_MERGE : diff ? SA_SUM_DIFF : SA_SUM_REPORT,
+					argv + optind, argc - optind, &r.opts, r.outpath, fail_on);
 
 	/* Every path must exist and hold at least one trace. */
 	for (int i = optind; i < argc; i++) {

@@ -142,6 +142,8 @@ static unsigned trace_index(struct sa_sink_state *s, const bt_trace *tr)
 	const char *name = bt_trace_get_name(tr);
 	char buf[256];
 	const bt_value *h = bt_trace_borrow_environment_entry_value_by_name_const(tr, "hostname");
+	if (h && bt_value_is_string(h))
+		sa_model_host_trace(s->model, i, bt_value_string_get(h));
 	if (h && bt_value_is_string(h) && (!name || strcmp(name, bt_value_string_get(h)))) {
 		snprintf(buf, sizeof(buf), "%s (host %s)", name ? name : "trace",
 			 bt_value_string_get(h));

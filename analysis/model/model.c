@@ -75,6 +75,9 @@ void sa_model_free(struct sa_model *m)
 	for (unsigned i = 0; i < m->ntraces; i++)
 		free(m->trace_names[i]);
 	free(m->trace_names);
+	for (unsigned i = 0; i < m->nhosted; i++)
+		free(m->trace_hosts[i]);
+	free(m->trace_hosts);
 	free(m->work_name);
 	free(m->work_field);
 	free(m->procs);
@@ -413,21 +416,27 @@ static void work_event(struct sa_model *m, const struct sa_event *e, uint32_t pi
 	m->threads[ti].unit_events++;
 }
 
-void sa_model_name_trace(struct sa_model *m, unsigned i, const char *name)
+/* (*arr)[i] = a copy of str, the array (*n long) grown to hold i. */
+static void trace_str(struct sa_model *m, char ***arr, unsigned *n, unsigned i, const char *str)
 {
-	if (i >= m->ntraces) {
-		char **p = realloc(m->trace_names, (i + 1) * sizeof(char *));
+	if (i >= *n) {
+		char **p = realloc(*arr, (i + 1) * sizeof(char *));
 		if (!p) {
 			m->oom = 1;
 			return;
 		}
-		for (unsigned k = m->ntraces; k <= i; k++)
+		for (unsigned k = *n; k <= i; k++)
 			p[k] = NULL;
-		m->trace_names = p;
-		m->ntraces = i + 1;
+		*arr = p;
+		*n = i + 1;
 	}
-	free(m->trace_names[i]);
-	m->trace_names[i] = name ? strdup(name) : NULL;
+	free((*arr)[i]);
+	(*arr)[i] = str ? strdup(str) : NULL;
+}
+
+void sa_model_name_trace(struct sa_model *m, unsigned i, const char *name)
+{
+	trace_str(m, &m->trace_names, &m->ntraces, i, name);
 }
 
 void sa_model_discarded(struct sa_model *m, unsigned trace, const char *stream,
@@ -560,4 +569,9 @@ int sa_model_feed(struct sa_model *m, const struct sa_event *e)
 		m->observers[i].fn(m->observers[i].ctx, m, e, pi, ti);
 	sa_model_fold_due(m);
 	return p->fmt_major > SA_FORMAT_MAJOR ? -1 : 0;
+}
+
+void sa_model_host_trace(struct sa_model *m, unsigned i, const char *host)
+{
+	trace_str(m, &m->trace_hosts, &m->nhosted, i, host);
 }

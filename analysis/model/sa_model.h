@@ -233,6 +233,9 @@ struct sa_model {
 	/* Trace names, by index (for messages). */
 	char **trace_names;
 	unsigned ntraces;
+	/* The hostname in each trace's environment, by index (NULL: none). */
+	char **trace_hosts;
+	unsigned nhosted;
 	/* Call sites (analysis/symbols): NULL until a statedump or stack event. */
 	struct sa_symbols *symbols;
 	/* Observers (debug checks, the HTML timeline): called after the model
@@ -281,6 +284,8 @@ const char *sa_model_work_name(const struct sa_model *m);
 
 /* Name trace index i (kept for messages and the summary). */
 void sa_model_name_trace(struct sa_model *m, unsigned i, const char *name);
+/* Trace index i was recorded on host `host` (its environment's hostname). */
+void sa_model_host_trace(struct sa_model *m, unsigned i, const char *host);
 
 /* Lookups for family modules (create when asked). NULL on out of memory. */
 struct sa_proc *sa_model_proc(struct sa_model *m, const struct sa_event *e, uint32_t *idx);

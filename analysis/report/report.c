@@ -6,6 +6,7 @@
 #include "sa_export.h"
 #include "sa_html.h"
 #include "sa_report.h"
+#include "sa_summary.h"
 #include "sa_waits_view.h"
 
 typedef void (*sa_build_fn)(const struct sa_model *, const struct sa_report_opts *,
@@ -36,7 +37,8 @@ int sa_report_parse_sort(const char *s)
 int sa_report_parse_format(const char *s)
 {
 	static const char *const n[] = { [SA_FMT_TEXT] = "text", [SA_FMT_JSON] = "json",
-		[SA_FMT_CSV] = "csv", [SA_FMT_HTML] = "html", [SA_FMT_FOLDED] = "folded",
+		[SA_FMT_CSV] = "csv", [SA_FMT_HTML] = "html", [SA_FMT_SUMMARY] = "summary",
+		[SA_FMT_FOLDED] = "folded",
 		[SA_FMT_PPROF] = "pprof", [SA_FMT_CHROME] = "chrome" };
 	return lookup(s, n, (int)SA_N(n));
 }
@@ -73,6 +75,14 @@ int sa_report_render(const struct sa_model *m, const struct sa_report_opts *o, F
 	case SA_FMT_FOLDED: return sa_export_folded(m, o, out);
 	case SA_FMT_PPROF: return sa_export_pprof(m, o, out);
 	case SA_FMT_CHROME: return sa_export_chrome(m, o, out);
+	case SA_FMT_SUMMARY: {
+		struct sa_summary s;
+		int rc = sa_summary_of_model(m, o->partial, &s);
+		if (!rc)
+			sa_summary_write(&s, out);
+		sa_summary_free(&s);
+		return rc;
+	}
 	default: break;
 	}
 	struct sa_report r = { 0 };

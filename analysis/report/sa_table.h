@@ -89,6 +89,7 @@ void sa_table_note(struct sa_table *t, const char *fmt, ...)
 void sa_table_free(struct sa_table *t);
 
 enum sa_format { SA_FMT_TEXT, SA_FMT_JSON, SA_FMT_CSV, SA_FMT_HTML,
+		 SA_FMT_SUMMARY, /* the mergeable summary (sa_summary.h) */
 		 /* the exports (analysis/export, sa_export.h) */
 		 SA_FMT_FOLDED, SA_FMT_PPROF, SA_FMT_CHROME };
 /* A cell as text (the text renderer's form: units, grouped digits). */

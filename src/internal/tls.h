@@ -11,6 +11,7 @@ struct st_tls {
 	const void *caller;  /* return address of the current slow-path call */
 	const void *clean_caller; /* the last caller found outside the tracer's code */
 	volatile int relock_misses; /* condvar relock spins that ran out (wait.h hint) */
+	volatile int lock_misses; /* mutex and rwlock lock spins that ran out (wait.h hint) */
 	int cond_signals_left; /* signals that still count as replies: each private
 				  condvar wait resets it (cond.h, spin hint) */
 };

@@ -145,11 +145,11 @@ static int lock_slow(struct st_mutex *m, clockid_t clk, const struct timespec *a
 		st_spin_adaptive_done(misses, out, ST_RELOCK_MISSES);
 	} else {
 		/* Only adaptive mutexes spin by default (config.h: why). */
-		out = st_spin_for(m, &m->waiters, take, &t,
-				  type == PTHREAD_MUTEX_ADAPTIVE_NP || st_spin_all_mutexes
-					  ? st_spin_limit
-					  : 0,
-				  &spins);
+		out = st_spin_lock(m, &m->waiters, take, &t,
+				   type == PTHREAD_MUTEX_ADAPTIVE_NP || st_spin_all_mutexes
+					   ? st_spin_limit
+					   : 0,
+				   &spins);
 	}
 	if (out == ST_SPIN_OUTCOME_ACQUIRED) {
 		acquired_slow(m, caller, ST_MUTEX_HOW_SPIN, spins, 0, t0);

@@ -15,7 +15,9 @@
  *   FREE   HELD   locker   CAS 0→1 after spinning on a    contended (iterations,
  *                          relaxed load (test-and-test-   spin_ns)
  *                          and-set, no bus locking while
- *                          it is held)
+ *                          it is held; sched_yield every
+ *                          256 pauses while the machine
+ *                          is crowded, wait/crowd.h)
  *   HELD   FREE   owner    store 0 (release)              none
  * The unlocker's store is its last access: the next owner may free it.
  * No owner is recorded (glibc records none; unlock by another thread is

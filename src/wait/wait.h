@@ -12,7 +12,9 @@
  * Strategy (SYNCTRACE_SPIN, see config.c):
  *   none  no spinning: sleep at once
  *   bail  spin up to the budget, stop early once *waiters != 0 (musl's)
- *   full  spin the whole budget whatever the sleepers */
+ *   full  spin the whole budget whatever the sleepers
+ * By default no spin while the machine is crowded (crowd.h, st_spin_crowd
+ * in config.h: an explicit strategy spins anyway). */
 #ifndef ST_WAIT_H
 #define ST_WAIT_H
 
@@ -21,6 +23,7 @@
 #include "config.h"
 #include "internal/futex.h"
 #include "internal/trace.h"
+#include "wait/crowd.h"
 
 /* Outcomes: enum st_spin_outcome (tracepoints/events/spin.def). */
 
@@ -40,9 +43,13 @@ static inline int st_spin_for(const void *obj, volatile int *waiters,
 {
 	int mode = st_spin_mode, i = 0, gap = 1, outcome;
 	unsigned long long t0 = 0;
+	uint64_t c0 = 0;
 
 	*iterations = 0;
 	if (mode == ST_SPIN_MODE_NONE || limit <= 0)
+		return ST_SPIN_OUTCOME_NOT;
+	/* Not while the one we wait for is likely queued behind us. */
+	if (st_spin_crowd && st_crowded(c0 = st_crowd_now()))
 		return ST_SPIN_OUTCOME_NOT;
 	if (limit > INT_MAX - ST_SPIN_GAP_MAX) /* i may pass limit by a gap */
 		limit = INT_MAX - ST_SPIN_GAP_MAX;
@@ -68,6 +75,9 @@ static inline int st_spin_for(const void *obj, volatile int *waiters,
 			gap <<= 1;
 	}
 	*iterations = i;
+	/* Ran out over more than a tick: we were descheduled meanwhile. */
+	if (c0 && outcome == ST_SPIN_OUTCOME_GAVE_UP)
+		st_crowd_spin_ended(&st_crowd, c0, st_crowd_now(), st_crowd_tick());
 	if (t0)
 		st_spin_ev_loop(obj, i, outcome, mode, st_now_ns() - t0);
 	return outcome;
@@ -105,7 +115,9 @@ static inline int st_spin(const void *obj, volatile int *waiters,
 /* The same scheme for the relock after a condvar wait (mutex/lock.c), per
  * thread, after more misses in a row: its spins are short (the default
  * budget) and succeed now and then on a busy mutex, while on a loaded
- * machine they fail every time (a cond ping-pong). */
+ * machine they fail every time (a cond ping-pong). The lock spins of
+ * mutexes and rwlocks use it too, with a hint of their own per thread
+ * (the objects have no room for one): st_spin_lock. */
 #define ST_RELOCK_MISSES 8
 
 /* budget, adapted by the hint in *misses: after max loops in a row ran
@@ -162,6 +174,21 @@ static inline int st_spin_handoff(const void *obj, volatile int *waiters,
 	int outcome = st_spin_for(obj, waiters, try_acquire, ctx,
 				  st_spin_handoff_budget(misses), iterations);
 	st_spin_handoff_done(misses, outcome);
+	return outcome;
+}
+
+/* A lock's spin (mutex, rwlock) of budget pauses, adapted by the calling
+ * thread's streak of spins that ran out (st_tls.lock_misses). */
+static inline int st_spin_lock(const void *obj, volatile int *waiters,
+			       int (*try_acquire)(void *), void *ctx, int budget,
+			       int *iterations)
+{
+	int outcome = st_spin_for(obj, waiters, try_acquire, ctx,
+				  budget ? st_spin_adaptive_budget(&st_tls.lock_misses, budget,
+								   ST_RELOCK_MISSES)
+					 : 0,
+				  iterations);
+	st_spin_adaptive_done(&st_tls.lock_misses, outcome, ST_RELOCK_MISSES);
 	return outcome;
 }
 

@@ -21,7 +21,7 @@ expect 2 "$tmp/missing: No such file or directory" "$tmp/missing"
 mkdir "$tmp/empty"
 expect 2 "$tmp/empty: no CTF trace here" "$tmp/empty"
 echo hello >"$tmp/file"
-expect 2 "$tmp/file: not a directory" "$tmp/file"
+expect 2 "$tmp/file: not JSON" "$tmp/file" # a file is read as a summary (doc/summaries.md)
 mkdir -p "$tmp/t" && : >"$tmp/t/metadata"
 expect 2 "$tmp/t/metadata: empty metadata file" "$tmp/t"
 expect 2 "unknown format" --format xml "$tmp/t"

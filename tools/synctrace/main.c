@@ -20,11 +20,15 @@ static void usage(FILE *f)
 	fputs("usage: synctrace record [OPTIONS] -- CMD [ARGS...]\n"
 	      "       synctrace report [--format text|json|csv|html] [--sort KEY] [--top N] TRACE...\n"
 	      "       synctrace run [OPTIONS] [-- CMD [ARGS...]]\n"
+	      "       synctrace merge SUMMARY|TRACE... > all.json\n"
+	      "       synctrace diff [--fail-on EXPR] BASE NEW\n"
 	      "       synctrace help | --help | --version\n"
 	      "\n"
 	      "  record  run CMD with synctrace preloaded and record an LTTng trace of it\n"
 	      "  report  analyse traces (runs synctrace-report)\n"
 	      "  run     record, then report; with no CMD, the built-in demo\n"
+	      "  merge   merge summaries (report --format summary) exactly\n"
+	      "  diff    compare two traces or summaries per lock class; --fail-on for CI\n"
 	      "\n"
 	      "'synctrace SUBCOMMAND --help' shows each one's options and exit statuses.\n"
 	      "See synctrace(1).\n",
@@ -44,6 +48,10 @@ int main(int argc, char **argv)
 		return cmd_report(argc - 1, argv + 1);
 	if (!strcmp(sub, "run"))
 		return cmd_run(argc - 1, argv + 1);
+	if (!strcmp(sub, "merge"))
+		return cmd_merge(argc - 1, argv + 1);
+	if (!strcmp(sub, "diff"))
+		return cmd_diff(argc - 1, argv + 1);
 	if (!strcmp(sub, "help") || !strcmp(sub, "--help") || !strcmp(sub, "-h")) {
 		usage(stdout);
 		return 0;

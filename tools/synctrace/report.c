@@ -12,15 +12,16 @@
 
 static void help(void)
 {
-	fputs("usage: synctrace report [--format text|json|csv|html|folded|pprof|chrome]\n"
+	fputs("usage: synctrace report [--format text|json|csv|html|summary|folded|pprof|chrome]\n"
 	      "                        [--sample KIND] [--sort KEY] [--top N] [--window S,E]\n"
 	      "                        [--by class|object|site] [--all] [--wide] [--checks]\n"
 	      "                        [--at TIME] [-o FILE] TRACE...\n"
 	      "Analyse synctrace recordings (folders written by 'synctrace record', or any\n"
 	      "folder holding them) and print the reports. The options are the analyzer's,\n"
-	      "synctrace-report's (its own help follows when it is built). A hung program:\n"
-	      "'synctrace record -- CMD', Ctrl-C when it hangs, then 'synctrace report':\n"
-	      "the waits nothing can end come first, explained (doc/hangs.md).\n"
+	      "synctrace-report's (its own help follows when it is built). A TRACE that is a\n"
+	      "file is read as a summary (--format summary, 'synctrace merge'). A hung\n"
+	      "program: 'synctrace record -- CMD', Ctrl-C when it hangs, then 'synctrace\n"
+	      "report': the waits nothing can end come first, explained (doc/hangs.md).\n"
 	      "\n"
 	      "Exit status: 0 report complete; 1 partial (some input unusable); 2 no usable\n"
 	      "input or bad usage; 3 a trace of a newer format; 125 the analyzer is not\n"

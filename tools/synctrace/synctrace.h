@@ -114,6 +114,8 @@ int record_traced(const struct record_opts *o, char *dir, size_t size, int *stat
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_merge(int argc, char **argv); /* merge.c */
+int cmd_diff(int argc, char **argv);
 int report_exec(char **args, int wait_for_it);
 
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

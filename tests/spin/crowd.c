@@ -1,0 +1,170 @@
+/* The crowded-machine hint of the spinners (src/wait/crowd.h) and its use
+ * by st_spin_for (src/wait/wait.h), with a fake clock and a fake sampler:
+ * when a sample is taken, what it decides, what a descheduled spin
+ * decides, and that a crowded verdict means no spin at all.
+ * usage: test_spin_crowd */
+#include "check.h"
+#include "wait/wait.h"
+
+/* What st_spin_for links against in the library (config.c, trace). */
+int st_spin_mode = ST_SPIN_MODE_BAIL, st_spin_limit = 100, st_spin_all_mutexes, st_spin_crowd = 1;
+int st_trace_flags;
+struct st_code_range st_tracer_code[ST_MAX_TRACER_RANGES];
+int st_tracer_code_n;
+const struct st_probes *st_probes_in;
+__thread struct st_tls st_tls __attribute__((tls_model("initial-exec")));
+
+enum { MS = 1000000 };
+
+static int samples, fake_runnable, fake_online, fake_allowed, fake_fails;
+
+static int fake_sample(int *runnable, int *online, int *allowed)
+{
+	samples++;
+	if (fake_fails)
+		return -1;
+	*runnable = fake_runnable;
+	if (*online <= 0)
+		*online = fake_online;
+	*allowed = fake_allowed;
+	return 0;
+}
+
+static void parses_loadavg(void)
+{
+	CHECK_EQ(st_crowd_parse_loadavg("0.02 0.52 1.06 3/95 1234\n"), 3);
+	CHECK_EQ(st_crowd_parse_loadavg("10.50 9.00 8.25 17/1203 99"), 17);
+	CHECK_EQ(st_crowd_parse_loadavg("0.02 0.52 1.06 x/95 1"), -1);
+	CHECK_EQ(st_crowd_parse_loadavg("0.02 0.52"), -1);
+	CHECK_EQ(st_crowd_parse_loadavg("0.02 0.52 1.06 3 1"), -1);
+	CHECK_EQ(st_crowd_parse_loadavg(""), -1);
+}
+
+static void verdicts(void)
+{
+	CHECK_EQ(st_crowd_verdict(2, 2, 2), 0); /* both CPUs busy, nobody queued */
+	CHECK_EQ(st_crowd_verdict(3, 2, 2), 1); /* one queued */
+	CHECK_EQ(st_crowd_verdict(1, 2, 1), 1); /* pinned to one CPU */
+	CHECK_EQ(st_crowd_verdict(9, 16, 4), 0); /* machine-wide count, online CPUs */
+}
+
+/* One sample per ST_CROWD_SAMPLE_NS, by whoever finds it stale. */
+static void samples_once_per_interval(void)
+{
+	struct st_crowd c = { 0 };
+	samples = 0, fake_runnable = 3, fake_online = 2, fake_allowed = 2, fake_fails = 0;
+	uint64_t t = 100 * MS;
+	CHECK_EQ(st_crowd_check(&c, t, fake_sample), 1);
+	CHECK_EQ(samples, 1);
+	CHECK_EQ(c.cpus, 2);
+	fake_runnable = 1; /* not seen until the interval is over */
+	CHECK_EQ(st_crowd_check(&c, t + ST_CROWD_SAMPLE_NS - 1, fake_sample), 1);
+	CHECK_EQ(samples, 1);
+	CHECK_EQ(st_crowd_check(&c, t + ST_CROWD_SAMPLE_NS, fake_sample), 0);
+	CHECK_EQ(samples, 2);
+	/* the online count is read once: a later sample gets it passed in */
+	fake_online = 64, fake_runnable = 3;
+	CHECK_EQ(st_crowd_check(&c, t + 2 * ST_CROWD_SAMPLE_NS, fake_sample), 1);
+	CHECK_EQ(c.cpus, 2);
+	/* a sample that cannot read: not crowded (spin as without the hint) */
+	fake_fails = 1;
+	CHECK_EQ(st_crowd_check(&c, t + 3 * ST_CROWD_SAMPLE_NS, fake_sample), 0);
+	CHECK_EQ(samples, 4);
+	fake_fails = 0;
+}
+
+/* A spin that ran out over more than a tick was descheduled: crowded
+ * until the next sample says otherwise. */
+static void descheduled_spin_marks_crowded(void)
+{
+	struct st_crowd c = { 0 };
+	uint64_t tick = MS, t = 100 * MS; /* HZ=1000 */
+	samples = 0, fake_runnable = 1, fake_online = 2, fake_allowed = 2;
+	CHECK_EQ(st_crowd_check(&c, t, fake_sample), 0);
+	CHECK_EQ(st_crowd_spin_ended(&c, t, t + tick, tick), 0); /* one tick: may be chance */
+	CHECK_EQ(st_crowd_check(&c, t + tick, fake_sample), 0);
+	CHECK_EQ(st_crowd_spin_ended(&c, t, t + 2 * tick, tick), 1);
+	CHECK_EQ(st_crowd_check(&c, t + 2 * tick, fake_sample), 1);
+	CHECK_EQ(samples, 1);
+	CHECK_EQ(st_crowd_check(&c, t + ST_CROWD_SAMPLE_NS, fake_sample), 0);
+	CHECK_EQ(samples, 2);
+}
+
+static int tries;
+static int acquire_third(void *p)
+{
+	(void)p;
+	return ++tries == 3;
+}
+
+/* st_spin_for under each verdict: crowded, no try at all. */
+static void crowded_means_no_spin(void)
+{
+	int it;
+	st_crowd.due = UINT64_MAX; /* the verdict set below stands */
+	st_crowd.crowded = 1;
+	tries = 0;
+	CHECK_EQ(st_spin_for(0, 0, acquire_third, 0, 100, &it), ST_SPIN_OUTCOME_NOT);
+	CHECK_EQ(tries, 0);
+	CHECK_EQ(it, 0);
+	st_spin_crowd = 0; /* SYNCTRACE_SPIN_CROWD=off */
+	CHECK_EQ(st_spin_for(0, 0, acquire_third, 0, 100, &it), ST_SPIN_OUTCOME_ACQUIRED);
+	CHECK_EQ(tries, 3);
+	st_spin_crowd = 1;
+	st_crowd.crowded = 0;
+	tries = 0;
+	CHECK_EQ(st_spin_for(0, 0, acquire_third, 0, 100, &it), ST_SPIN_OUTCOME_ACQUIRED);
+	CHECK_EQ(tries, 3);
+	CHECK_EQ(it, 1 + 2); /* pauses: gaps 1, 2 */
+}
+
+static int never(void *p)
+{
+	(void)p;
+	tries++;
+	return 0;
+}
+
+/* A lock spin (st_spin_lock) that keeps running out stops after
+ * ST_RELOCK_MISSES in a row, then probes (tests/spin/adaptive.c has the
+ * probe schedule); one that acquires resets the streak. */
+static void lock_spin_streak(void)
+{
+	int it;
+	st_crowd.due = UINT64_MAX;
+	st_crowd.crowded = 0;
+	st_tls.lock_misses = 0;
+	/* (crowded cleared before each spin: one that ran out while this test
+	 * was descheduled sets it, as it should) */
+	for (int i = 0; i < ST_RELOCK_MISSES; i++) {
+		st_crowd.crowded = 0;
+		CHECK_EQ(st_spin_lock(0, 0, never, 0, 100, &it), ST_SPIN_OUTCOME_GAVE_UP);
+	}
+	CHECK_EQ(st_tls.lock_misses, ST_RELOCK_MISSES);
+	st_crowd.crowded = 0;
+	tries = 0;
+	CHECK_EQ(st_spin_lock(0, 0, never, 0, 100, &it), ST_SPIN_OUTCOME_NOT);
+	CHECK_EQ(tries, 0);
+	st_tls.lock_misses = 3;
+	tries = 0;
+	CHECK_EQ(st_spin_lock(0, 0, acquire_third, 0, 100, &it), ST_SPIN_OUTCOME_ACQUIRED);
+	CHECK_EQ(st_tls.lock_misses, 0);
+	/* crowded: no try, and the streak is left as it was */
+	st_crowd.crowded = 1;
+	st_tls.lock_misses = 3;
+	CHECK_EQ(st_spin_lock(0, 0, never, 0, 100, &it), ST_SPIN_OUTCOME_NOT);
+	CHECK_EQ(st_tls.lock_misses, 3);
+	st_crowd.crowded = 0;
+}
+
+int main(void)
+{
+	parses_loadavg();
+	verdicts();
+	samples_once_per_interval();
+	descheduled_spin_marks_crowded();
+	crowded_means_no_spin();
+	lock_spin_streak();
+	puts("spin_crowd: ok");
+	return 0;
+}

@@ -3,8 +3,9 @@
 # Records PROGRAM (one of tests/hang/*.c) with `synctrace record --level
 # LEVEL`, waits for it to say it reached its state (it checks in /proc
 # that its threads sleep where they should, then writes its pid to a
-# file), stops it (STOP int: SIGINT to synctrace, as Ctrl-C, forwarded;
-# kill: SIGKILL to the program), and checks the report of the trace: the
+# file), stops it (STOP int: SIGINT to the recording's process group, as
+# Ctrl-C; int2: the program ignores SIGINT, a second Ctrl-C makes
+# synctrace kill it; kill: SIGKILL to the program), and checks the report of the trace: the
 # hang findings (kind, verdict, threads), the wait-for graph rows, the
 # sentence, in the default report and with --checks.
 set -u
@@ -19,6 +20,7 @@ pass() { echo "hang $NAME: ok: $*"; }
 # Its own process group, as a terminal's foreground job (a background job
 # of a script would start with SIGINT ignored, and the program inherit it).
 set -m
+[ "$STOP" = int2 ] && export HANG_IGNORE_INT=1
 "$SYNCTRACE" record -q --level "$LEVEL" -o "$T/trace" -- "$PROG" "$T/ready" >"$T/out" 2>"$T/err" &
 st=$!
 set +m
@@ -31,6 +33,10 @@ app=$(cat "$T/ready")
 case $STOP in
 int) kill -INT -- -$st; want_rc=130 ;; # Ctrl-C: the whole foreground group
 kill) kill -KILL "$app"; want_rc=137 ;;
+int2) # the program ignores SIGINT: Ctrl-C again until synctrace kills it
+	kill -INT -- -$st
+	for _ in $(seq 100); do kill -0 $st 2>/dev/null || break; kill -INT -- -$st 2>/dev/null; sleep 0.1; done
+	want_rc=137 ;;
 esac
 wait $st
 rc=$?

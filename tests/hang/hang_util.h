@@ -7,6 +7,7 @@
 #define HANG_UTIL_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,10 +76,13 @@ static inline void hang_wait_phase(_Atomic int *phase, int want)
 	}
 }
 
-/* Say the state is reached, then sleep until stopped. */
+/* Say the state is reached, then sleep until stopped (HANG_IGNORE_INT=1:
+ * with SIGINT ignored, as a program that traps it would be). */
 static inline void hang_ready(const char *path)
 {
 	char tmp[4096];
+	if (getenv("HANG_IGNORE_INT"))
+		signal(SIGINT, SIG_IGN);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	FILE *f = fopen(tmp, "w");
 	if (!f || fprintf(f, "%d\n", (int)getpid()) < 0 || fclose(f) || rename(tmp, path)) {

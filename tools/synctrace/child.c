@@ -3,7 +3,8 @@
  * environment; its status returned as a shell would (128+N when killed by
  * signal N). SIGINT, SIGTERM, SIGHUP and SIGQUIT are forwarded to it,
  * unless the terminal sent them (then it got them already, being in our
- * process group); the trace is kept either way. */
+ * process group); a second one kills it (SIGKILL); the trace is kept
+ * either way. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -21,12 +22,19 @@
 volatile int child_interrupted;
 static volatile pid_t child_pid;
 
+/* A second interrupt kills the command: a hung program that ignores or
+ * handles SIGINT (or inherited it ignored) still ends, and its trace is
+ * kept all the same. */
+static volatile sig_atomic_t interrupts;
+
 static void forward(int sig, siginfo_t *info, void *uc)
 {
 	(void)uc;
 	child_interrupted = sig;
 	pid_t p = child_pid;
-	if (p > 0 && info->si_code != SI_KERNEL)
+	if (p > 0 && ++interrupts >= 2)
+		kill(p, SIGKILL);
+	else if (p > 0 && info->si_code != SI_KERNEL)
 		kill(p, sig);
 }
 

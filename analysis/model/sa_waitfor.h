@@ -15,7 +15,9 @@
  * the greatest set of blocked threads whose every known waker is in the
  * set or has exited (cycles and chains alike). A wait whose wakers are not
  * known (a holder nobody saw, a condvar never signalled while traced) or
- * that will time out is never marked. */
+ * that will time out is not marked, unless every thread its process has
+ * in the trace is blocked (untimed, no wake in flight, on objects of its
+ * own): then nothing in the process can end any of them. */
 #ifndef SA_WAITFOR_H
 #define SA_WAITFOR_H
 
@@ -45,6 +47,7 @@ struct sa_wf_thread {
 	/* solve: */
 	int stuck;             /* nothing can end this wait */
 	int complete;          /* every waker of this wait is known */
+	int all_blocked;       /* stuck as its process's every thread is: no known waker needed */
 	unsigned nwakers;
 	uint32_t wakers[SA_WF_MAXW]; /* model thread indexes */
 };
@@ -79,6 +82,7 @@ struct sa_wf_obj {
 	int arrived;           /* barrier: arrived in the round in progress */
 	int running;           /* once: the routine runs (who[0] runs it) */
 	int tokens;            /* semaphore: the count the last post or wait saw */
+	int wake_due;          /* mutex, rwlock: a release woke a sleeper, not yet known to have it */
 };
 
 struct sa_waitfor {
@@ -95,6 +99,7 @@ struct sa_waitfor {
 	int oom;
 	int solved;
 	uint32_t blocked, stuck;
+	unsigned char *proc_all_blocked; /* solve: per process, every known thread blocked */
 };
 
 /* Draw the graph at `seconds` from the trace's first event rather than at

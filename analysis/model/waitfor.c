@@ -63,6 +63,7 @@ void sa_waitfor_free(struct sa_waitfor *w)
 		free(w->o[i]);
 	free(w->o);
 	free(w->proc_ended);
+	free(w->proc_all_blocked);
 	free(w);
 }
 
@@ -161,6 +162,7 @@ static void hold(struct sa_wf_obj *o, uint32_t ti, int32_t tid, int64_t ts, int 
 {
 	int same = o->held && o->holder == ti && o->holder_tid == tid;
 	o->held = ti == SA_WF_NONE ? 2 : 1;
+	o->wake_due = 0;
 	o->holder = ti;
 	o->holder_tid = tid;
 	if (!same || exact) {
@@ -227,6 +229,7 @@ static void mutex_event(struct sa_model *m, struct sa_waitfor *w, const struct s
 		break;
 	case SA_EV_mutex_released:
 		o->held = 0;
+		o->wake_due = e->f[SA_F_mutex_released_woken].v > 0;
 		break;
 	case SA_EV_mutex_trylock_failed:
 		if ((v = e->f[SA_F_mutex_trylock_failed_owner].v) > 0)
@@ -346,6 +349,7 @@ static void rwlock_event(struct sa_model *m, const struct sa_event *e, uint32_t 
 			     (uint64_t)e->f[SA_F_rwlock_acquired_caller].v);
 		} else {
 			o->held = 0;
+			o->wake_due = 0;
 			o->readers = (int)e->f[SA_F_rwlock_acquired_readers].v;
 			reader_set(o, ti, 1);
 		}
@@ -354,6 +358,8 @@ static void rwlock_event(struct sa_model *m, const struct sa_event *e, uint32_t 
 		unblock(t, oi);
 		break;
 	case SA_EV_rwlock_released:
+		if (e->f[SA_F_rwlock_released_woken].v > 0)
+			o->wake_due = 1;
 		if (e->f[SA_F_rwlock_released_write].v) {
 			o->held = 0;
 		} else {
@@ -362,6 +368,7 @@ static void rwlock_event(struct sa_model *m, const struct sa_event *e, uint32_t 
 		}
 		break;
 	case SA_EV_rwlock_readers_drained:
+		o->wake_due = 1;
 		o->readers = 0;
 		o->nreaders = 0;
 		break;
@@ -561,6 +568,56 @@ static void edges(const struct sa_model *m, const struct sa_waitfor *w, struct s
 	(void)m;
 }
 
+/* Can nothing but another process, or a thread the trace never saw, end
+ * t's wait? Its object is its process's own, it will not time out and no
+ * wake is on its way to it. */
+static int only_threads_end(const struct sa_model *m, const struct sa_waitfor *w,
+			    const struct sa_wf_thread *t)
+{
+	const struct sa_wf_obj *o = sa_waitfor_obj(w, t->obj);
+	if (!o || t->timed || t->obj >= m->nobjs || m->objs[t->obj].shared || o->wake_due ||
+	    (t->kind == SA_WAIT_SEM && o->tokens > 0))
+		return 0;
+	return 1;
+}
+
+/* A process whose every thread the trace knows is blocked so: its waits
+ * with unknown wakers are stuck too (nothing of it runs to end them). */
+static void all_blocked(const struct sa_model *m, struct sa_waitfor *w, uint32_t n)
+{
+	free(w->proc_all_blocked);
+	if (!(w->proc_all_blocked = calloc(m->nprocs ? m->nprocs : 1, 1))) {
+		w->oom = 1;
+		return;
+	}
+	for (uint32_t p = 0; p < m->nprocs; p++)
+		w->proc_all_blocked[p] = 1;
+	for (uint32_t i = 0; i < m->nthreads; i++) {
+		const struct sa_wf_thread *t = i < n ? &w->t[i] : NULL;
+		uint32_t p = m->threads[i].proc;
+		if (t && t->exited)
+			continue;
+		if (!t || !t->blocked || !only_threads_end(m, w, t))
+			w->proc_all_blocked[p] = 0;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		struct sa_wf_thread *t = &w->t[i];
+		if (t->blocked && !t->exited && !t->complete &&
+		    w->proc_all_blocked[m->threads[i].proc]) {
+			t->complete = t->stuck = t->all_blocked = 1;
+			t->nwakers = 0;
+		}
+	}
+	/* A process with no blocked thread is not "all blocked". */
+	for (uint32_t p = 0; p < m->nprocs; p++) {
+		int any = 0;
+		for (uint32_t i = 0; i < n && !any; i++)
+			any = m->threads[i].proc == p && w->t[i].blocked && !w->t[i].exited;
+		if (!any)
+			w->proc_all_blocked[p] = 0;
+	}
+}
+
 const struct sa_waitfor *sa_waitfor_solve(const struct sa_model *m)
 {
 	struct sa_waitfor *w = m->waitfor;
@@ -588,6 +645,7 @@ const struct sa_waitfor *sa_waitfor_solve(const struct sa_model *m)
 		edges(m, w, t, i);
 		t->stuck = t->complete;
 	}
+	all_blocked(m, w, n);
 	/* The greatest set whose every waker is in it or exited: drop a wait
 	 * one of whose wakers can still run, until none drops. */
 	for (int changed = 1; changed;) {

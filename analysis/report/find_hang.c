@@ -1,8 +1,9 @@
 /* Findings of the wait-for graph: waits nothing can end (sa_waitfor.h),
  * each explained along its chain of wakers, one finding per chain, the
  * longest-blocked thread first. Kind "hang"; verdict "cycle" when the
- * chain comes back to one of its threads, else "no_waker" (the wakers it
- * reaches have exited). */
+ * chain comes back to one of its threads, "all_blocked" when it rests on
+ * its process's every thread being blocked (no known waker needed), else
+ * "no_waker" (the wakers it reaches have exited). */
 #include <stdlib.h>
 
 #include "sa_findings.h"
@@ -32,8 +33,11 @@ static void one(struct sa_fb *f, const struct sa_waitfor *w, uint32_t ti, unsign
 		sa_sb_say(&s, "%s`%s`", also++ ? ", " : "; also waiting on it: ", lab);
 		seen[i] = 1;
 	}
-	for (uint32_t i = 0; i < m->nthreads; i++)
+	int all = 0; /* the chain rests on its process's every thread being blocked */
+	for (uint32_t i = 0; i < m->nthreads; i++) {
+		all |= seen[i] && i < w->nt && w->t[i].all_blocked;
 		after += seen[i];
+	}
 	struct sa_cell *c = sa_finding_row(f, "hang");
 	if (!c)
 		return;
@@ -46,12 +50,13 @@ static void one(struct sa_fb *f, const struct sa_waitfor *w, uint32_t ti, unsign
 	sa_set_u(&c[SA_FND_WAIT], w->end > t->since ? (uint64_t)(w->end - t->since) : 0);
 	sa_set_u(&c[SA_FND_COUNT], after - before);
 	sa_set_u(&c[SA_FND_OF], w->stuck);
-	sa_cell_str(&c[SA_FND_VERDICT], cycle ? "cycle" : "no_waker");
+	sa_cell_str(&c[SA_FND_VERDICT], cycle ? "cycle" : all ? "all_blocked" : "no_waker");
 	sa_cell_str(&c[SA_FND_TRY], cycle ? "do not hold what the waker needs while waiting "
 				    "(release it first, or wake without taking it)"
 				    : "make the thread that must wake it do so before it exits or "
 				    "blocks (post, signal, arrive), or count it out");
-	sa_finding_say(f, "%s: %s.", cycle ? "hang, a cycle" : "hang, no waker left", b);
+	sa_finding_say(f, "%s: %s.", cycle ? "hang, a cycle" : all ? "hang, every thread blocked"
+		       : "hang, no waker left", b);
 	sa_finding_done(f, c);
 }
 

@@ -110,6 +110,8 @@ static void holder(struct sa_sb *s, const struct sa_model *m, const struct sa_wf
 		sa_sb_say(s, "%s", o->nreaders ? (unsigned)o->readers > o->nreaders ? ", ...)" : ")" : "");
 	} else {
 		sa_sb_say(s, "held by an unknown thread (an uncontended acquisition has no event)");
+		if (t->all_blocked && t->kind != SA_WAIT_MUTEX && t->kind != SA_WAIT_COND_RELOCK)
+			return;
 	}
 }
 
@@ -126,7 +128,8 @@ void sa_hang_wakers(struct sa_sb *s, const struct sa_model *m, const struct sa_w
 	if (t->kind == SA_WAIT_BARRIER && o)
 		sa_sb_say(s, "%d of %d arrived; ", o->arrived, o->count);
 	if (!t->nwakers) {
-		sa_sb_say(s, "no %s known", role(t, 1));
+		sa_sb_say(s, "no %s known%s", role(t, 1), t->all_blocked ? "; every thread of its "
+			  "process is blocked" : "");
 		return;
 	}
 	sa_sb_say(s, "%s: ", role(t, t->nwakers > 1));
@@ -220,12 +223,19 @@ static int chain(struct sa_sb *s, const struct sa_model *m, const struct sa_wait
 	if (lockish(t->kind)) {
 		sa_sb_say(s, ", ");
 		holder(s, m, o, t);
+		if (t->all_blocked)
+			sa_sb_say(s, ", and every thread of its process is blocked");
 		for (unsigned k = 0; k < t->nwakers; k++)
 			cycle |= next(s, m, w, t->wakers[k], seen, mine, depth, 0);
 		return cycle;
 	}
 	if (t->kind == SA_WAIT_BARRIER && o)
 		sa_sb_say(s, " (%d of %d arrived)", o->arrived, o->count);
+	if (!t->nwakers) {
+		sa_sb_say(s, "; no %s known%s", role(t, 1), t->all_blocked ? ", and every thread "
+			  "of its process is blocked" : "");
+		return 0;
+	}
 	sa_sb_say(s, "; its %s%s ", t->nwakers == 1 ? "only " : "", role(t, t->nwakers > 1));
 	for (unsigned k = 0; k < t->nwakers; k++) {
 		const struct sa_wf_who *e = who_entry(o, t->wakers[k]);

@@ -104,6 +104,15 @@ barrier_exit)
 	has "the missing thread" "thread not arrived \`quitter:"
 	has "exited" "exited at"
 	;;
+first_post)
+	eq "one hang finding" "[$F] | length" 1
+	eq "verdict" "$F | .verdict" all_blocked
+	eq "by" "$F | .by_thread | sub(\":.*\"; \"\")" producer
+	eq "threads in it" "$F | .count" 2
+	eq "graph" "[$G | .wait_kind + \"/\" + .name + \"/\" + .state] | sort | join(\" \")" \
+		"mutex/pool_lock/stuck sem/items/stuck"
+	has "why" "every thread of its process is blocked"
+	;;
 slow_signaler)
 	eq "no hang finding" "[$F] | length" 0
 	eq "no hang with --checks" "[$F] | length" 0 "$T/rc.json"

@@ -76,9 +76,9 @@ static inline void hang_wait_phase(_Atomic int *phase, int want)
 	}
 }
 
-/* Say the state is reached, then sleep until stopped (HANG_IGNORE_INT=1:
- * with SIGINT ignored, as a program that traps it would be). */
-static inline void hang_ready(const char *path)
+/* Say the state is reached (HANG_IGNORE_INT=1: with SIGINT ignored from
+ * now, as a program that traps it would be). */
+static inline void hang_say_ready(const char *path)
 {
 	char tmp[4096];
 	if (getenv("HANG_IGNORE_INT"))
@@ -89,6 +89,12 @@ static inline void hang_ready(const char *path)
 		perror(path);
 		exit(2);
 	}
+}
+
+/* ... then sleep until stopped. */
+static inline void hang_ready(const char *path)
+{
+	hang_say_ready(path);
 	for (;;)
 		pause();
 }

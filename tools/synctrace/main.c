@@ -20,11 +20,13 @@ static void usage(FILE *f)
 	fputs("usage: synctrace record [OPTIONS] -- CMD [ARGS...]\n"
 	      "       synctrace report [--format text|json|csv|html] [--sort KEY] [--top N] TRACE...\n"
 	      "       synctrace run [OPTIONS] [-- CMD [ARGS...]]\n"
+	      "       synctrace top [OPTIONS] [--session NAME | -- CMD [ARGS...]]\n"
 	      "       synctrace help | --help | --version\n"
 	      "\n"
 	      "  record  run CMD with synctrace preloaded and record an LTTng trace of it\n"
 	      "  report  analyse traces (runs synctrace-report)\n"
 	      "  run     record, then report; with no CMD, the built-in demo\n"
+	      "  top     a live view of where threads wait, through a relay daemon\n"
 	      "\n"
 	      "'synctrace SUBCOMMAND --help' shows each one's options and exit statuses.\n"
 	      "See synctrace(1).\n",
@@ -44,6 +46,8 @@ int main(int argc, char **argv)
 		return cmd_report(argc - 1, argv + 1);
 	if (!strcmp(sub, "run"))
 		return cmd_run(argc - 1, argv + 1);
+	if (!strcmp(sub, "top"))
+		return cmd_top(argc - 1, argv + 1);
 	if (!strcmp(sub, "help") || !strcmp(sub, "--help") || !strcmp(sub, "-h")) {
 		usage(stdout);
 		return 0;

@@ -147,6 +147,7 @@ static unsigned trace_index(struct sa_sink_state *s, const bt_trace *tr)
 		name = buf;
 	}
 	sa_model_name_trace(s->model, i, name);
+	sa_model_trace_host(s->model, i, h && bt_value_is_string(h) ? bt_value_string_get(h) : NULL);
 	return i;
 }
 

@@ -71,9 +71,12 @@ void sa_model_free(struct sa_model *m)
 			o->ext_free(o->ext);
 		sa_obj_waits_free(o);
 	}
-	for (unsigned i = 0; i < m->ntraces; i++)
+	for (unsigned i = 0; i < m->ntraces; i++) {
 		free(m->trace_names[i]);
+		free(m->trace_hosts ? m->trace_hosts[i] : NULL);
+	}
 	free(m->trace_names);
+	free(m->trace_hosts);
 	free(m->work_name);
 	free(m->work_field);
 	free(m->procs);
@@ -415,17 +418,29 @@ void sa_model_name_trace(struct sa_model *m, unsigned i, const char *name)
 {
 	if (i >= m->ntraces) {
 		char **p = realloc(m->trace_names, (i + 1) * sizeof(char *));
-		if (!p) {
+		char **h = p ? realloc(m->trace_hosts, (i + 1) * sizeof(char *)) : NULL;
+		if (p)
+			m->trace_names = p;
+		if (h)
+			m->trace_hosts = h;
+		if (!p || !h) {
 			m->oom = 1;
 			return;
 		}
 		for (unsigned k = m->ntraces; k <= i; k++)
-			p[k] = NULL;
-		m->trace_names = p;
+			p[k] = h[k] = NULL;
 		m->ntraces = i + 1;
 	}
 	free(m->trace_names[i]);
 	m->trace_names[i] = name ? strdup(name) : NULL;
+}
+
+void sa_model_trace_host(struct sa_model *m, unsigned i, const char *host)
+{
+	if (i >= m->ntraces)
+		return;
+	free(m->trace_hosts[i]);
+	m->trace_hosts[i] = host ? strdup(host) : NULL;
 }
 
 void sa_model_discarded(struct sa_model *m, unsigned trace, const char *stream,

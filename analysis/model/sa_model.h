@@ -232,6 +232,9 @@ struct sa_model {
 	/* Trace names, by index (for messages). */
 	char **trace_names;
 	unsigned ntraces;
+	/* The host each trace was recorded on (its environment's hostname),
+	 * by trace index; NULL: unknown. */
+	char **trace_hosts;
 	/* Call sites (analysis/symbols): NULL until a statedump or stack event. */
 	struct sa_symbols *symbols;
 	/* Observers (debug checks, the HTML timeline): called after the model
@@ -278,6 +281,8 @@ const char *sa_model_work_name(const struct sa_model *m);
 
 /* Name trace index i (kept for messages and the summary). */
 void sa_model_name_trace(struct sa_model *m, unsigned i, const char *name);
+/* The host of trace i (after sa_model_name_trace(m, i, ...)). */
+void sa_model_trace_host(struct sa_model *m, unsigned i, const char *host);
 
 /* Lookups for family modules (create when asked). NULL on out of memory. */
 struct sa_proc *sa_model_proc(struct sa_model *m, const struct sa_event *e, uint32_t *idx);

@@ -13,7 +13,7 @@ typedef void (*sa_build_fn)(const struct sa_model *, const struct sa_report_opts
 /* In the order they are printed: findings first, then where threads
  * wait, then the details (text: behind --wide, except the summary). */
 static const sa_build_fn modules[] = {
-	sa_findings_build, sa_waits_build, sa_summary_build, sa_contention_build,
+	sa_findings_build, sa_hosts_build, sa_waits_build, sa_summary_build, sa_contention_build,
 	sa_wakes_build, sa_races_build, sa_spin_build, sa_barriers_build, sa_checks_build,
 	sa_stacks_build,
 };

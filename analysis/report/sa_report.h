@@ -25,6 +25,9 @@ void sa_findings_build(const struct sa_model *m, const struct sa_report_opts *o,
 		       struct sa_report *r);
 void sa_waits_build(const struct sa_model *m, const struct sa_report_opts *o,
 		    struct sa_report *r);
+/* summary.hosts (hosts.c): only when the traces come from several hosts. */
+void sa_hosts_build(const struct sa_model *m, const struct sa_report_opts *o,
+		    struct sa_report *r);
 void sa_summary_build(const struct sa_model *m, const struct sa_report_opts *o,
 		      struct sa_report *r);
 void sa_contention_build(const struct sa_model *m, const struct sa_report_opts *o,

@@ -49,5 +49,8 @@ void sa_sink_finalize(bt_self_component_sink *self);
 
 /* Free decoding caches (not the model). */
 void sa_sink_state_clear(struct sa_sink_state *s);
+/* Before the same traces are read by a new graph (top re-attaching): their
+ * bt_trace objects will be new; each is matched to its old index by name. */
+void sa_sink_forget_traces(struct sa_sink_state *s);
 
 #endif

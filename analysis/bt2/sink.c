@@ -133,10 +133,6 @@ static unsigned trace_index(struct sa_sink_state *s, const bt_trace *tr)
 	for (unsigned i = 0; i < s->ntraces; i++)
 		if (s->traces[i] == tr)
 			return i;
-	if (s->ntraces == sizeof(s->traces) / sizeof(s->traces[0]))
-		return s->ntraces - 1;
-	unsigned i = s->ntraces++;
-	s->traces[i] = tr;
 	/* Name it: the trace's name, else the hostname in its environment. */
 	const char *name = bt_trace_get_name(tr);
 	char buf[256];
@@ -146,9 +142,27 @@ static unsigned trace_index(struct sa_sink_state *s, const bt_trace *tr)
 			 bt_value_string_get(h));
 		name = buf;
 	}
+	/* A trace read again by a new graph (sa_sink_forget_traces) keeps
+	 * its index, so its processes and objects go on. */
+	for (unsigned i = 0; i < s->ntraces; i++)
+		if (!s->traces[i] && i < s->model->ntraces && s->model->trace_names[i] && name &&
+		    !strcmp(s->model->trace_names[i], name)) {
+			s->traces[i] = tr;
+			return i;
+		}
+	if (s->ntraces == sizeof(s->traces) / sizeof(s->traces[0]))
+		return s->ntraces - 1;
+	unsigned i = s->ntraces++;
+	s->traces[i] = tr;
 	sa_model_name_trace(s->model, i, name);
 	sa_model_trace_host(s->model, i, h && bt_value_is_string(h) ? bt_value_string_get(h) : NULL);
 	return i;
+}
+
+void sa_sink_forget_traces(struct sa_sink_state *s)
+{
+	for (unsigned i = 0; i < s->ntraces; i++)
+		s->traces[i] = NULL;
 }
 
 static void on_event(struct sa_sink_state *s, const bt_message *msg)

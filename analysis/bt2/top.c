@@ -7,7 +7,9 @@
  * after --count snapshots. --ready-fd FD: one byte is written there once
  * the relay daemon counts this reader among the session's viewers (it
  * attaches at the session's newest data, so `synctrace top -- CMD` starts
- * CMD only then, and the view misses nothing). */
+ * CMD only then, and the view misses nothing). Falling --max-behind
+ * behind the program, it detaches and attaches again (at the newest data):
+ * the lag stays bounded, the skipped stretch is a discarded range. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
@@ -129,28 +131,44 @@ struct live_opts {
 	int batch, ready_fd;
 	double interval;
 	unsigned count;     /* 0: until the end */
+	double max_behind;  /* re-attach when this far behind (0: never) */
+	unsigned skips;     /* re-attachments so far */
+	double skipped_s;   /* the stream time they skipped, about */
 	struct sa_top top;
 };
+
+/* How far the newest event read is behind the wall clock (< 0: none yet).
+ * LTTng's clock is the realtime one's offset from its monotonic base. */
+static double behind_s(const struct sa_model *m)
+{
+	if (m->last_ts <= 0)
+		return -1;
+	double b = now_s(CLOCK_REALTIME) - (double)m->last_ts / 1e9;
+	return b < 0 ? 0 : b;
+}
 
 static void snapshot(struct live_opts *o, const struct sa_model *m, double t0, double *last,
 		     int final, FILE *out)
 {
 	double now = now_s(CLOCK_MONOTONIC);
 	struct sa_top_status s = { .elapsed_s = now - t0, .interval_s = now - *last,
-				   .behind_s = -1, .final = final, .source = o->url };
-	char note[160];
-	if (m->last_ts > 0) {
-		s.behind_s = now_s(CLOCK_REALTIME) - (double)m->last_ts / 1e9;
-		if (s.behind_s < 0)
-			s.behind_s = 0;
-		/* The relay sends what the live timer flushed: a second or two
-		 * behind is the stream's own pace; more is this reader's. */
-		if (!final && s.behind_s > 3 * o->interval + 2) {
-			snprintf(note, sizeof(note), "reading %.1f s behind the program: the events "
-				 "come faster than they are analysed", s.behind_s);
-			s.note = note;
-		}
-	}
+				   .behind_s = behind_s(m), .final = final, .source = o->url };
+	char note[400];
+	size_t n = 0;
+	note[0] = 0;
+	/* The relay sends what the live timer flushed: a second or two
+	 * behind is the stream's own pace; more is this reader's. */
+	if (!final && s.behind_s > 3 * o->interval + 2)
+		n += (size_t)snprintf(note, sizeof(note), "reading %.1f s behind the program: the "
+				      "events come faster than they are analysed%s. ", s.behind_s,
+				      o->max_behind > 0 ? "; past --max-behind the view skips ahead"
+							: "");
+	if (o->skips && n < sizeof(note))
+		snprintf(note + n, sizeof(note) - n, "skipped ahead %u time%s, about %.1f s of "
+			 "events not analysed (the relay daemon has them): counts are lower bounds.",
+			 o->skips, o->skips == 1 ? "" : "s", o->skipped_s);
+	if (note[0])
+		s.note = note;
 	*last = now;
 	char *buf = NULL;
 	size_t len = 0;
@@ -195,7 +213,7 @@ static int run_live(struct live_opts *o)
 		keys_start();
 	double t0 = now_s(CLOCK_MONOTONIC), last = t0, next = t0 + o->interval;
 	double ready_by = t0 + 30;
-	int ended = 0;
+	int ended = 0, nap = 0;
 	while (!stop_sig) {
 		bt_graph_run_once_status rs = bt_graph_run_once(g);
 		if (rs == BT_GRAPH_RUN_ONCE_STATUS_END) {
@@ -232,12 +250,37 @@ static int run_live(struct live_opts *o)
 			}
 		}
 		if (rs == BT_GRAPH_RUN_ONCE_STATUS_AGAIN) {
-			/* Nothing now: lttng-live asks again later. */
+			/* Nothing now: ask again after a nap that doubles from
+			 * 1 ms while nothing comes (up to 20 ms, and never past
+			 * the next snapshot), so a busy stream is read at once
+			 * and an idle one costs 50 wakeups a second. */
+			nap = nap ? (nap >= 20 ? 20 : nap * 2) : 1;
 			double wait = next - now;
-			int ms = wait <= 0 ? 0 : wait > 0.02 ? 20 : (int)(wait * 1000);
+			int ms = wait <= 0 ? 0 : wait * 1000 < nap ? (int)(wait * 1000) : nap;
 			if (quit_typed(ms))
 				break;
 			now = now_s(CLOCK_MONOTONIC);
+		} else {
+			nap = 0;
+		}
+		if (now >= next && o->max_behind > 0 && behind_s(st.model) > o->max_behind) {
+			/* Falling behind without limit: detach and attach again,
+			 * which starts at the session's newest data (lttng-live
+			 * attaches there). The gap is said as a discarded range. */
+			int64_t from = st.model->last_ts;
+			double gap = behind_s(st.model);
+			bt_graph_put_ref(g); /* the sink's finalize clears its caches */
+			sa_sink_forget_traces(&st);
+			if (!(g = sa_graph_live(&cls, &st, o->url, 0))) {
+				rc = 1;
+				break;
+			}
+			int64_t to = (int64_t)(now_s(CLOCK_REALTIME) * 1e9);
+			for (unsigned i = 0; i < st.model->ntraces; i++)
+				sa_model_discarded(st.model, i, "skipped by synctrace top (behind)", from, to,
+						   0, 0);
+			o->skips++;
+			o->skipped_s += gap;
 		}
 		if (now >= next) {
 			if (quit_typed(0))
@@ -272,13 +315,16 @@ out:
 static void usage(FILE *f)
 {
 	fputs("usage: " PROG " --live URL [--batch] [--interval SECONDS] [--count N] [--top N]\n"
-	      "       [--wide] [--ready-fd FD]\n"
+	      "       [--wide] [--max-behind SECONDS] [--ready-fd FD]\n"
 	      "Read a live LTTng session from a relay daemon (URL:\n"
 	      "net://HOST:LIVE_PORT/host/HOSTNAME/SESSION) and show, every interval (default\n"
 	      "1 s), the waits of the last interval and since the start, per lock class,\n"
 	      "with the report's findings. On a terminal the view is redrawn in place ('q'\n"
 	      "quits); --batch prints the snapshots one after the other. Ends with a final\n"
 	      "snapshot when the session ends, on 'q' or Ctrl-C, or after --count snapshots.\n"
+	      "Falling more than --max-behind (default 10 s; 0: never) behind the program,\n"
+	      "it attaches again at the newest data: the skipped events are said, and the\n"
+	      "counts since the start become lower bounds.\n"
 	      "Exit: 0; 1 the reader stopped on an error; 2 bad usage or no live reader;\n"
 	      "3 a trace of a newer format.\n",
 	      f);
@@ -294,10 +340,11 @@ int sa_top_main(int argc, char **argv)
 		{ "top", required_argument, NULL, 't' },
 		{ "wide", no_argument, NULL, 'w' },
 		{ "ready-fd", required_argument, NULL, 'r' },
+		{ "max-behind", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct live_opts o = { .interval = 1.0, .ready_fd = -1 };
+	struct live_opts o = { .interval = 1.0, .ready_fd = -1, .max_behind = 10 };
 	int c;
 	char *end;
 	optind = 1;
@@ -313,6 +360,14 @@ int sa_top_main(int argc, char **argv)
 			o.interval = strtod(optarg, &end);
 			if (*end || !(o.interval >= 0.05) || o.interval > 3600) {
 				fprintf(stderr, PROG ": --interval wants seconds (0.05 to 3600), not '%s'\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'm':
+			o.max_behind = strtod(optarg, &end);
+			if (*end || !(o.max_behind >= 0)) {
+				fprintf(stderr, PROG ": --max-behind wants seconds (0: never skip), not '%s'\n",
 					optarg);
 				return 2;
 			}

@@ -114,6 +114,7 @@ int record_parse(int argc, char **argv, struct record_opts *o, void (*help)(void
 		{ "batch", no_argument, 0, 'X' },
 		{ "interval", required_argument, 0, 'I' },
 		{ "count", required_argument, 0, 'C' },
+		{ "max-behind", required_argument, 0, 'H' },
 		{ 0, 0, 0, 0 },
 	};
 	memset(o, 0, sizeof(*o));
@@ -201,9 +202,12 @@ int record_parse(int argc, char **argv, struct record_opts *o, void (*help)(void
 		case 'X':
 		case 'I':
 		case 'C':
+		case 'H':
 			if (for_run != 2) /* top's */
 				goto unknown;
-			if (c == 'N')
+			if (c == 'H')
+				o->max_behind = optarg;
+			else if (c == 'N')
 				o->session = optarg;
 			else if (c == 'X')
 				o->batch = 1;

@@ -65,8 +65,8 @@ int record_traced(const struct record_opts *o, char *dir, size_t size, int *stat
 			say("--relayd and -o: the trace is written by the relay daemon, on its host");
 			return ST_EXIT_FAILURE;
 		}
-		if (o->max_size) {
-			say("--max-size watches a local trace folder: not with --relayd");
+		if (o->max_size || o->keep_last) {
+			say("--max-size and --keep-last bound a local trace folder: not with --relayd");
 			return ST_EXIT_FAILURE;
 		}
 		if (relay_parse(o->relayd, &relay))

@@ -55,7 +55,7 @@ struct record_opts {
 	const char *relayd;      /* --relayd URL: stream to this relay daemon */
 	/* top only (the live reader's own options, checked by it) */
 	const char *session;     /* --session NAME: view this live session */
-	const char *interval, *count;
+	const char *interval, *count, *max_behind;
 	int batch;               /* --batch: snapshots one after the other */
 	char **argv;             /* the command, NULL-terminated; NULL: none */
 };

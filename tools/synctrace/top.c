@@ -46,14 +46,20 @@ static void help(void)
 	      "                        CMD's standard output goes to standard error\n"
 	      "      --interval SECONDS  between snapshots (default 1)\n"
 	      "      --count N         end after N snapshots\n"
+	      "      --max-behind SECONDS  when the view falls this far behind the program\n"
+	      "                        (default 10; 0: never), it skips ahead to the newest\n"
+	      "                        data and says so (counts become lower bounds)\n"
 	      "      --top N           rows per table (default 10); --wide: every column\n"
 	      "  -l, --level, -s, --spin, --stacks, --blocking, --no-blocking, --buffer-size,\n"
 	      "  -q, --quiet           as for 'synctrace record'\n"
 	      "  -h, --help            this help\n"
 	      "\n"
 	      "On a terminal CMD's output goes to DIR/command.log with -o, else nowhere (the\n"
-	      "view has the screen). Exit status: CMD's (as 'synctrace record'); with\n"
-	      "--session the viewer's (0; 1 stopped on an error); 125 synctrace failed.\n",
+	      "view has the screen).\n"
+	      "\n"
+	      "Exit status: CMD's (as 'synctrace record'); with --session the viewer's (0;\n"
+	      "1 it stopped on an error); 125 synctrace failed (bad option, LTTng, relay\n"
+	      "daemon, the live view could not attach).\n",
 	      stdout);
 }
 
@@ -66,7 +72,7 @@ static pid_t viewer_start(const char *url, const struct record_opts *o, int read
 		say("the analyzer synctrace-report is not built (the live view is its --live mode)");
 		return -1;
 	}
-	char *args[20] = { path, "--live", (char *)url };
+	char *args[24] = { path, "--live", (char *)url };
 	int n = 3;
 	if (o->batch)
 		args[n++] = "--batch";
@@ -78,7 +84,11 @@ static pid_t viewer_start(const char *url, const struct record_opts *o, int read
 		args[n++] = "--count";
 		args[n++] = (char *)o->count;
 	}
-	for (int i = 0; i < o->nreport && n < 17; i++)
+	if (o->max_behind) {
+		args[n++] = "--max-behind";
+		args[n++] = (char *)o->max_behind;
+	}
+	for (int i = 0; i < o->nreport && n < 19; i++)
 		args[n++] = o->report_args[i];
 	if (ready_fd >= 0) {
 		snprintf(fd, sizeof(fd), "%d", ready_fd);
@@ -145,24 +155,25 @@ static int view_session(const struct record_opts *o)
 		free(ss);
 		return ST_EXIT_FAILURE;
 	}
-	/* Its relay daemon: --relayd, else the host and control port of its
-	 * output ("net://HOST/PATH:CTRL [data: DATA]" or "tcp4://HOST:CTRL/..."). */
+	/* Its relay daemon: --relayd, else the host and ports of its output
+	 * ("tcp4://HOST:CTRL/PATH [data: DATA]"). */
 	int ok;
 	if (o->relayd) {
 		ok = !relay_parse(o->relayd, &r);
 	} else {
 		const char *p = strstr(ss[found].path, "://");
+		const char *d = strstr(ss[found].path, "[data: ");
 		char spec[300] = "";
-		if (p) {
+		if (p && d) {
 			p += 3;
 			size_t hl = strcspn(p, ":/");
-			const char *colon = strrchr(p, ':');
-			int port = colon ? atoi(colon + 1) : 0;
-			if (port <= 0 || colon < p + hl)
-				port = 5342;
-			snprintf(spec, sizeof(spec), "net://%.*s:%d", (int)hl, p, port);
+			snprintf(spec, sizeof(spec), "net://%.*s:%d:%d", (int)hl, p,
+				 p[hl] == ':' ? atoi(p + hl + 1) : 5342, atoi(d + 7));
 		}
 		ok = spec[0] && !relay_parse(spec, &r);
+		if (!ok)
+			say("session '%s' streams to '%s': give its relay daemon with --relayd",
+			    o->session, ss[found].path);
 	}
 	free(ss);
 	if (!ok)
@@ -310,7 +321,7 @@ int cmd_top(int argc, char **argv)
 	close(pfd[1]);
 	if (v < 0 || viewer_ready(pfd[0], v)) {
 		close(pfd[0]);
-		if (v > 0)
+		if (v > 0 && !child_interrupted)
 			say("the live view did not attach to %s", url);
 		goto destroy;
 	}

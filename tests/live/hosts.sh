@@ -30,22 +30,9 @@ if ! unshare -m -u --propagation private true 2>/dev/null; then
 	exit 77
 fi
 
-# A relay daemon on 127.0.0.1 (ports tried until one set is free).
-relay=
-for _ in 1 2 3 4 5; do
-	base=$((20000 + RANDOM % 40000))
-	lttng-relayd -C tcp://127.0.0.1:$base -D tcp://127.0.0.1:$((base + 1)) \
-		-L tcp://127.0.0.1:$((base + 2)) -o "$T/relay" >"$T/relayd.log" 2>&1 &
-	relay=$!
-	for _ in $(seq 200); do
-		kill -0 $relay 2>/dev/null || break
-		(exec 3<>/dev/tcp/127.0.0.1/$base) 2>/dev/null && break 2
-		sleep 0.05
-	done
-	kill $relay 2>/dev/null; wait $relay 2>/dev/null; relay=
-done
-[ -n "$relay" ] || { fail "no relay daemon started"; finish; }
-trap 'kill $relay 2>/dev/null; rm -rf "$T"' EXIT
+. "$(dirname "$(readlink -f "$0")")/lib.sh"
+relay_start "$T/relay" || { fail "no relay daemon started"; finish; }
+trap 'relay_stop; rm -rf "$T"' EXIT
 me=$(readlink /proc/self/ns/mnt)
 for h in a b; do
 	unshare -m -u --propagation private "$(readlink -f "$0")" --host $h "$me" \
@@ -59,7 +46,7 @@ for h in a b; do
 done
 [ "$(hostname)" != a ] && [ "$(hostname)" != b ] && pass "this namespace's hostname untouched" ||
 	fail "hostname changed here"
-kill $relay; wait $relay 2>/dev/null; relay=
+relay_stop
 for h in a b; do
 	ls -d "$T/relay/$h"/*/ust >/dev/null 2>&1 && pass "relay output has $h/SESSION-DATE" ||
 		fail "no $T/relay/$h/*/ust"
@@ -75,7 +62,7 @@ top=$(sed -n '/^Where threads wait/,/^$/p' "$T/report")
 # Two processes: a process column before the object's.
 n=$(awk '$2 == "mutex" && $4 == "hot_lock"' <<<"$top" | wc -l)
 [ "$n" -eq 1 ] && pass "hot_lock: one row for both hosts" || fail "hot_lock: $n rows"
-w=$(awk '$2 == "mutex" && $4 == "hot_lock" { gsub(",", "", $(NF-8)); print $(NF-8) }' <<<"$top")
+w=$(waits_of "$top" hot_lock)
 [ "$w" = 16 ] && pass "hot_lock: 16 waits (8 + 8)" || fail "hot_lock: '$w' waits"
 grep -q '^ 1\. mutex `hot_lock` (worker (hot.c:[0-9]*)) (2 objects): ' "$T/report" &&
 	pass "hot_lock ranks first, its class holding 2 objects (one a host)" ||

@@ -9,6 +9,7 @@
 # usage: top_batch.sh SYNCTRACE PROGRAM
 SYNCTRACE=$1 prog=$2
 . "$(dirname "$(readlink -f "$0")")/../cli/lib.sh"
+. "$(dirname "$(readlink -f "$0")")/lib.sh"
 need_daemon
 # A relay daemon top started: its output folder is -o's or a temporary one.
 ours() { pgrep -f "lttng-relayd .*-o ($T/trace|${TMPDIR:-/tmp}/synctrace-top-)" >/dev/null; }
@@ -27,10 +28,8 @@ grep -q 'hot: done' "$T/err" && pass "the program's output on stderr" || fail "p
 if grep -q '^hot: done' "$out"; then fail "program output in the snapshots"; fi
 
 # The since-start table of the final snapshot.
-final=$(sed -n '/^synctrace top (final)/,$p' "$out" | sed -n '/^Where threads wait/,/^$/p')
+final=$(final_table "$out")
 row1=$(sed -n 3p <<<"$final")
-# Columns from the right: waits timeouts total(2) share mean(2) max(2).
-waits_of() { awk -v o="$2" '$2 == "mutex" && $3 == o { print $(NF-8) }' <<<"$1" | tr -d , ; }
 [ "$(awk '{ print $2, $3 }' <<<"$row1")" = "mutex hot_lock" ] && pass "hot_lock ranks first" ||
 	fail "first row: $row1"
 [ "$(waits_of "$final" hot_lock)" = 8 ] && pass "hot_lock: 8 waits" || fail "hot_lock: '$(waits_of "$final" hot_lock)' waits"

@@ -37,6 +37,10 @@ struct sa_sink_state {
 	uint64_t consumed, stop_after;
 	volatile uint64_t *progress;
 	int stopped;
+	/* The newest time any message carried (events, and the inactivity
+	 * messages a live source sends for quiet streams): how far a live
+	 * reader has come, even while the program is idle. 0: none yet. */
+	int64_t seen_ts;
 };
 
 bt_component_class_initialize_method_status

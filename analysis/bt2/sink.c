@@ -188,6 +188,8 @@ static void on_event(struct sa_sink_state *s, const bt_message *msg)
 		e.cycles = bt_clock_snapshot_get_value(cs);
 		e.freq = bt_clock_class_get_frequency(cc);
 	}
+	if (e.ts > s->seen_ts)
+		s->seen_ts = e.ts;
 	e.trace = trace_index(s, bt_stream_borrow_trace_const(bt_event_borrow_stream_const(ev)));
 	e.vpid = e.vtid = -1;
 	e.procname = NULL;
@@ -423,6 +425,15 @@ bt_component_class_sink_consume_method_status sa_sink_consume(bt_self_component_
 		case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
 			on_discarded(s, msg);
 			break;
+		case BT_MESSAGE_TYPE_MESSAGE_ITERATOR_INACTIVITY: {
+			int64_t ns;
+			if (bt_clock_snapshot_get_ns_from_origin(
+				    bt_message_message_iterator_inactivity_borrow_clock_snapshot_const(msg),
+				    &ns) == BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK &&
+			    ns > s->seen_ts)
+				s->seen_ts = ns;
+			break;
+		}
 		default:
 			break;
 		}

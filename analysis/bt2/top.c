@@ -137,22 +137,24 @@ struct live_opts {
 	struct sa_top top;
 };
 
-/* How far the newest event read is behind the wall clock (< 0: none yet).
- * LTTng's clock is the realtime one's offset from its monotonic base. */
-static double behind_s(const struct sa_model *m)
+/* How far the newest time read (an event's, or a quiet stream's
+ * inactivity message) is behind the wall clock (< 0: nothing yet). LTTng's
+ * clock is the realtime one's offset from its monotonic base. */
+static double behind_s(const struct sa_sink_state *st)
 {
-	if (m->last_ts <= 0)
+	if (st->seen_ts <= 0)
 		return -1;
-	double b = now_s(CLOCK_REALTIME) - (double)m->last_ts / 1e9;
+	double b = now_s(CLOCK_REALTIME) - (double)st->seen_ts / 1e9;
 	return b < 0 ? 0 : b;
 }
 
-static void snapshot(struct live_opts *o, const struct sa_model *m, double t0, double *last,
-		     int final, FILE *out)
+static void snapshot(struct live_opts *o, const struct sa_sink_state *st, double t0,
+		     double *last, int final, FILE *out)
 {
+	const struct sa_model *m = st->model;
 	double now = now_s(CLOCK_MONOTONIC);
 	struct sa_top_status s = { .elapsed_s = now - t0, .interval_s = now - *last,
-				   .behind_s = behind_s(m), .final = final, .source = o->url };
+				   .behind_s = behind_s(st), .final = final, .source = o->url };
 	char note[400];
 	size_t n = 0;
 	note[0] = 0;
@@ -263,12 +265,12 @@ static int run_live(struct live_opts *o)
 		} else {
 			nap = 0;
 		}
-		if (now >= next && o->max_behind > 0 && behind_s(st.model) > o->max_behind) {
+		if (now >= next && o->max_behind > 0 && behind_s(&st) > o->max_behind) {
 			/* Falling behind without limit: detach and attach again,
 			 * which starts at the session's newest data (lttng-live
 			 * attaches there). The gap is said as a discarded range. */
-			int64_t from = st.model->last_ts;
-			double gap = behind_s(st.model);
+			int64_t from = st.seen_ts;
+			double gap = behind_s(&st);
 			bt_graph_put_ref(g); /* the sink's finalize clears its caches */
 			sa_sink_forget_traces(&st);
 			if (!(g = sa_graph_live(&cls, &st, o->url, 0))) {
@@ -285,7 +287,7 @@ static int run_live(struct live_opts *o)
 		if (now >= next) {
 			if (quit_typed(0))
 				break;
-			snapshot(o, st.model, t0, &last, 0, stdout);
+			snapshot(o, &st, t0, &last, 0, stdout);
 			next += o->interval;
 			if (next < now) /* a slow snapshot: no burst to catch up */
 				next = now + o->interval;
@@ -294,7 +296,7 @@ static int run_live(struct live_opts *o)
 		}
 	}
 	(void)ended; /* the final snapshot either way: the stream's end, 'q' or a signal */
-	snapshot(o, st.model, t0, &last, 1, stdout);
+	snapshot(o, &st, t0, &last, 1, stdout);
 	if (st.model->oom) {
 		fprintf(stderr, PROG ": out of memory: the view is incomplete\n");
 		rc = rc ? rc : 1;

@@ -59,6 +59,28 @@ ls "$T"/trace/*/*/ust >/dev/null 2>&1 && pass "trace kept as HOST/SESSION-DATE" 
 ! ours && pass "private relay daemon stopped" ||
 	fail "a relay daemon was left running"
 
+# An idle stretch is not falling behind: the relay daemon's inactivity
+# messages for quiet streams keep the view current, so 3 s of silence
+# between two runs of hot skip nothing, and both runs are counted (one
+# class: 16 waits).
+run_st 0 "top -- hot; sleep 3; hot" top --batch --interval 0.2 --max-behind 2 --spin none \
+	-- sh -c "'$prog' && sleep 3 && '$prog'"
+grep -q 'skipped ahead' "$T/out" && fail "idle: skipped ahead" || pass "idle: no skip"
+[ "$(waits_of "$(final_table "$T/out")" hot_lock)" = 16 ] && pass "idle: hot_lock 16 waits" ||
+	fail "idle: hot_lock '$(waits_of "$(final_table "$T/out")" hot_lock)' waits"
+late=$(sed -nE 's/^synctrace top: .*, ([0-9.]+) s behind$/\1/p' "$T/out" | sort -n | tail -1)
+awk -v b="${late:-99}" 'BEGIN { exit !(b < 2) }' && pass "idle: at most $late s behind" ||
+	fail "idle: $late s behind"
+
+# Falling behind (forced: --max-behind 0.01 is less than the live timer's
+# own delay): the view skips ahead, says so, marks lower bounds, and still
+# ends with the session.
+run_st 0 "top --max-behind 0.01 -- hot" top --batch --interval 0.2 --max-behind 0.01 -- "$prog"
+grep -q 'skipped ahead [0-9]* times\?, about [0-9.]* s of events not analysed' "$T/out" &&
+	pass "skip: said" || fail "skip: not said"
+sed -n '/^synctrace top (final)/,$p' "$T/out" | grep -q '^LOWER BOUNDS' &&
+	pass "skip: the final snapshot says lower bounds" || fail "skip: no lower bounds"
+
 # --count bounds a run: the program is interrupted when the view ends
 # (SIGINT, ignored by this background job, then SIGTERM).
 run_st 143 "top --count 2 -- sleep 30" top --batch --interval 0.1 --count 2 -- sleep 30

@@ -89,31 +89,32 @@ static int quit_typed(int ms)
 
 /* ---- the relay daemon's viewers ----------------------------------------- */
 
-/* Whether the relay daemon of url counts a viewer on its session: the
- * lttng-live "sessions" query (net://HOST:PORT) and the entry whose URL is
- * url. -1 when the query fails. */
-static int attached(const struct sa_graph_classes *c, const char *url)
+/* The viewers the relay daemon of url counts on its session (the
+ * lttng-live "sessions" query of net://HOST:PORT, the entry whose URL is
+ * url): >= 0; -1 when the session is not listed (gone); -2 when the query
+ * fails. */
+static int viewers(const struct sa_graph_classes *c, const char *url)
 {
 	char base[1024];
 	const char *h = strstr(url, "/host/");
 	if (!h || (size_t)(h - url) >= sizeof(base))
-		return -1;
+		return -2;
 	memcpy(base, url, (size_t)(h - url));
 	base[h - url] = 0;
 	bt_value *params = bt_value_map_create();
 	const bt_value *res = NULL;
-	int r = -1;
+	int r = -2;
 	if (params && !bt_value_map_insert_string_entry(params, "url", base)) {
 		bt_query_executor *q = bt_query_executor_create(c->live, "sessions", params);
 		if (q && bt_query_executor_query(q, &res) == BT_QUERY_EXECUTOR_QUERY_STATUS_OK) {
-			r = 0;
+			r = -1;
 			for (uint64_t i = 0; bt_value_is_array(res) && i < bt_value_array_get_length(res); i++) {
 				const bt_value *e = bt_value_array_borrow_element_by_index_const(res, i);
 				const bt_value *u = bt_value_map_borrow_entry_value_const(e, "url");
 				const bt_value *n = bt_value_map_borrow_entry_value_const(e, "client-count");
-				if (u && n && bt_value_is_string(u) && !strcmp(bt_value_string_get(u), url) &&
-				    bt_value_is_unsigned_integer(n) && bt_value_integer_unsigned_get(n) > 0)
-					r = 1;
+				if (u && bt_value_is_string(u) && !strcmp(bt_value_string_get(u), url))
+					r = n && bt_value_is_unsigned_integer(n)
+						    ? (int)bt_value_integer_unsigned_get(n) : 0;
 			}
 		}
 		bt_value_put_ref(res);
@@ -224,6 +225,14 @@ static int run_live(struct live_opts *o)
 		}
 		if (rs != BT_GRAPH_RUN_ONCE_STATUS_OK && rs != BT_GRAPH_RUN_ONCE_STATUS_AGAIN) {
 			const bt_error *e = bt_current_thread_take_error();
+			/* An attach that met the session's destruction (after a
+			 * skip, "Session id N is unknown") is its end, not an error. */
+			if (viewers(&cls, o->url) == -1) {
+				if (e)
+					bt_error_release(e);
+				ended = 1;
+				break;
+			}
 			fprintf(stderr, PROG ": %s: the live reader stopped on an error%s%s\n", o->url,
 				e ? ": " : "", e && bt_error_get_cause_count(e)
 					? bt_error_cause_get_message(bt_error_borrow_cause_by_index(e, 0)) : "");
@@ -239,7 +248,7 @@ static int run_live(struct live_opts *o)
 		}
 		double now = now_s(CLOCK_MONOTONIC);
 		if (!ready) {
-			int a = attached(&cls, o->url);
+			int a = viewers(&cls, o->url);
 			if (a > 0 || now > ready_by) {
 				if (a <= 0)
 					fprintf(stderr, PROG ": %s: the relay daemon does not list this "

@@ -127,14 +127,20 @@ int sa_report_render(const struct sa_model *m, const struct sa_report_opts *o, F
 				"--format json|csv\n", hidden);
 		break;
 	}
-	for (unsigned i = 0; i < r.n; i++) {
-		sa_table_free(r.tables[i]);
-		free(r.tables[i]);
-	}
-	free(r.tables);
-	if (r.view) {
-		sa_waits_view_free(r.view);
-		free(r.view);
-	}
+	sa_report_free(&r);
 	return 0;
+}
+
+void sa_report_free(struct sa_report *r)
+{
+	for (unsigned i = 0; i < r->n; i++) {
+		sa_table_free(r->tables[i]);
+		free(r->tables[i]);
+	}
+	free(r->tables);
+	if (r->view) {
+		sa_waits_view_free(r->view);
+		free(r->view);
+	}
+	memset(r, 0, sizeof(*r));
 }

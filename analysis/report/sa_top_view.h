@@ -22,6 +22,7 @@ struct sa_top {
 	uint32_t nprev, capprev;
 	uint64_t prev_events;       /* the model's events at the previous snapshot */
 	unsigned snapshots;
+	char title[96];             /* the interval table's, while it is shown */
 };
 
 /* What the reader knows about the stream, said in a snapshot's head. */

@@ -113,9 +113,9 @@ static int interval_table(struct sa_top *t, const struct sa_model *m,
 		}
 	}
 	qsort(d, n, sizeof(*d), delta_desc);
-	char title[96];
-	snprintf(title, sizeof(title), "Waits of the last %.1f s (by class)", s->interval_s);
-	struct sa_table *tab = sa_report_table(r, "top.interval", title, interval_cols, I_N);
+	/* The table keeps the title's pointer: t's buffer outlives it. */
+	snprintf(t->title, sizeof(t->title), "Waits of the last %.1f s (by class)", s->interval_s);
+	struct sa_table *tab = sa_report_table(r, "top.interval", t->title, interval_cols, I_N);
 	unsigned top = t->opts.top ? t->opts.top : 10;
 	for (uint32_t i = 0; tab && i < n && i < top; i++) {
 		const struct sa_wrow *w = &v->rows[d[i].row];
@@ -191,15 +191,7 @@ int sa_top_snapshot(struct sa_top *t, const struct sa_model *m, const struct sa_
 		fputs("out of memory: this snapshot is incomplete\n", out);
 	if (v == &tmp)
 		sa_waits_view_free(&tmp);
-	for (unsigned i = 0; i < r.n; i++) {
-		sa_table_free(r.tables[i]);
-		free(r.tables[i]);
-	}
-	free(r.tables);
-	if (r.view) {
-		sa_waits_view_free(r.view);
-		free(r.view);
-	}
+	sa_report_free(&r);
 	return rc;
 }
 

@@ -53,6 +53,15 @@ static void signals_restore(void)
 		sigaction(forwarded[i], &original[i], NULL);
 }
 
+pid_t child_fork(void)
+{
+	fflush(NULL);
+	pid_t p = fork();
+	if (p < 0)
+		say("fork: %s", strerror(errno));
+	return p;
+}
+
 static int executable_file(const char *path)
 {
 	struct stat st;

@@ -119,12 +119,9 @@ static int try_start(const char *bin, const char *outdir, struct relay_addr *r)
 	snprintf(c, sizeof(c), "tcp://127.0.0.1:%d", r->ctrl);
 	snprintf(d, sizeof(d), "tcp://127.0.0.1:%d", r->data);
 	snprintf(l, sizeof(l), "tcp://127.0.0.1:%d", r->live);
-	fflush(NULL);
-	pid_t p = fork();
-	if (p < 0) {
-		say("fork: %s", strerror(errno));
+	pid_t p = child_fork();
+	if (p < 0)
 		return -1;
-	}
 	if (p == 0) {
 		setpgid(0, 0);
 		int null = open("/dev/null", O_RDWR);

@@ -109,6 +109,7 @@ void session_destroy(const char *name);
 /* child.c: run the command with the tracing environment; returns its exit
  * status as a shell reports it (128+N when killed by signal N). */
 int path_lookup(const char *cmd, char *out, size_t size); /* 0, or an errno */
+pid_t child_fork(void); /* fork after flushing stdio; -1 said */
 int child_check(const char *cmd);
 int child_run(char **argv, const struct record_opts *o, const char *lib, const char *tp);
 extern volatile int child_interrupted;   /* a SIGINT/SIGTERM/SIGHUP arrived */

@@ -96,12 +96,9 @@ static pid_t viewer_start(const char *url, const struct record_opts *o, int read
 		args[n++] = fd;
 	}
 	args[n] = NULL;
-	fflush(NULL);
-	pid_t p = fork();
-	if (p < 0) {
-		say("fork: %s", strerror(errno));
+	pid_t p = child_fork();
+	if (p < 0)
 		return -1;
-	}
 	if (p == 0) {
 		if (ready_fd >= 0)
 			fcntl(ready_fd, F_SETFD, 0); /* kept across exec */

@@ -83,10 +83,14 @@ struct sa_wl_thread {
 	int requeued;         /* released onto the mutex word (it runs when the mutex wakes it) */
 };
 
-/* Per model (in sa_model): the wakes in flight. */
+/* Per model (in sa_model): the wakes in flight; those the event being
+ * taken in changed while unnamed. */
+#define SA_WL_DIRTY 16
 struct sa_wl_model {
 	struct sa_wl_wake *wakes;
 	uint32_t n, cap, free_head; /* free list: id + 1 */
+	uint32_t dirty[SA_WL_DIRTY];
+	unsigned ndirty;
 };
 
 /* Take in event e of thread ti (after its family's model saw it). */

@@ -2,9 +2,11 @@
  *
  * A WAKE is one waking call in flight: made when it is seen, named (its
  * event and call site: RESOLVED) once the event that says what it was
- * arrives, freed when nothing refers to it any more. What is counted
- * before it is named waits in its `pend` counts and moves to its entry
- * when it is named.
+ * arrives, freed when nothing refers to it any more. Until it is named its
+ * numbers gather in `pend` and stand, after each event, in a provisional
+ * entry (futex:wake, site 0; a signal: cond:signal at its signaled
+ * events' site), from which they move when it is named: a wake nothing
+ * names (the trace ended) stays counted there.
  *
  * FUTEX LEVEL (every object but condvars), per woken thread W:
  *   a futex:wake of T on O woke n (the kernel's count). W's futex:wait on O
@@ -53,7 +55,7 @@ struct sa_wl_wake {
 	uint64_t site;
 	uint32_t refs;
 	uint32_t moved, met;        /* condvar: waiters signaled, leaving waiters met */
-	struct sa_wl_counts pend;
+	struct sa_wl_counts pend, shown; /* unnamed: its numbers, those in its provisional entry */
 	uint32_t next_free;
 };
 
@@ -165,6 +167,28 @@ static struct sa_wl_entry *entry_in(struct sa_model *m, struct sa_wl_obj *w, uin
 	return e;
 }
 
+/* d -= s, for the sums (the maxima stay). */
+static uint64_t less(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+static void sub(struct sa_wl_counts *d, const struct sa_wl_counts *s)
+{
+	d->calls = less(d->calls, s->calls);
+	d->nobody = less(d->nobody, s->nobody);
+	d->woken = less(d->woken, s->woken);
+	for (int k = 0; k < SA_WL_NOUTCOMES; k++)
+		d->out[k] = less(d->out[k], s->out[k]);
+	d->met_leaving = less(d->met_leaving, s->met_leaving);
+	d->went_on = less(d->went_on, s->went_on);
+	d->multi = less(d->multi, s->multi);
+	d->sched_n = less(d->sched_n, s->sched_n);
+	d->sched_ns = less(d->sched_ns, s->sched_ns);
+	d->reacq_n = less(d->reacq_n, s->reacq_n);
+	d->reacq_ns = less(d->reacq_ns, s->reacq_ns);
+}
+
 static void add(struct sa_wl_counts *d, const struct sa_wl_counts *s)
 {
 	d->calls += s->calls;
@@ -187,15 +211,46 @@ static void add(struct sa_wl_counts *d, const struct sa_wl_counts *s)
 		d->reacq_max = s->reacq_max;
 }
 
-/* Where wake id's numbers go now: its entry, or its pending counts. */
+static struct sa_wl_counts *entry_of(struct sa_model *m, uint32_t id);
+
+/* Where wake id's numbers go now: its entry, or (unnamed) its pending
+ * counts, shown in its provisional entry once this event is taken in. */
 static struct sa_wl_counts *counts(struct sa_model *m, uint32_t id)
 {
 	static struct sa_wl_counts sink; /* out of memory: counted nowhere */
 	struct sa_wl_wake *w = wk(m, id);
 	if (!w)
 		return &sink;
-	if (!w->resolved)
-		return &w->pend;
+	if (w->resolved)
+		return entry_of(m, id);
+	unsigned i = 0;
+	while (i < m->wl.ndirty && m->wl.dirty[i] != id)
+		i++;
+	if (i == m->wl.ndirty && i < SA_WL_DIRTY)
+		m->wl.dirty[m->wl.ndirty++] = ref(m, id);
+	return &wk(m, id)->pend;
+}
+
+/* The provisional entry shows what unnamed wake id has now. */
+static void show(struct sa_model *m, uint32_t id)
+{
+	struct sa_wl_wake *w = wk(m, id);
+	if (!w || w->resolved)
+		return;
+	struct sa_wl_counts d = w->pend;
+	sub(&d, &w->shown);
+	d.fan_max = w->pend.fan_max;
+	d.sched_max = w->pend.sched_max;
+	d.reacq_max = w->pend.reacq_max;
+	add(entry_of(m, id), &d);
+	w = wk(m, id);
+	w->shown = w->pend;
+}
+
+static struct sa_wl_counts *entry_of(struct sa_model *m, uint32_t id)
+{
+	static struct sa_wl_counts sink;
+	struct sa_wl_wake *w = wk(m, id);
 	uint16_t ev = w->ev;
 	uint8_t bc = w->broadcast;
 	uint64_t site = w->site;
@@ -204,20 +259,21 @@ static struct sa_wl_counts *counts(struct sa_model *m, uint32_t id)
 	return e ? &e->c : &sink;
 }
 
-/* Wake id is the call `ev` (broadcast) at site: its pending counts move. */
+/* Wake id is the call `ev` (broadcast) at site: its numbers move from its
+ * provisional entry to its own. */
 static void resolve(struct sa_model *m, uint32_t id, uint16_t ev, uint8_t bc, uint64_t site)
 {
 	struct sa_wl_wake *w = wk(m, id);
 	if (!w || w->resolved)
 		return;
-	struct sa_wl_counts p = w->pend;
+	struct sa_wl_counts p = w->pend, shown = w->shown;
+	sub(entry_of(m, id), &shown);
+	w = wk(m, id);
 	w->ev = ev;
 	w->broadcast = bc;
 	w->site = site;
 	w->resolved = 1;
-	add(counts(m, id), &p);
-	if ((w = wk(m, id)))
-		memset(&w->pend, 0, sizeof(w->pend));
+	add(entry_of(m, id), &p);
 	struct sa_thread *t = &m->threads[wk(m, id)->waker];
 	if (t->wl.open == id)
 		t->wl.open = 0;
@@ -432,7 +488,8 @@ static void c_reset(struct sa_model *m, struct sa_thread *t)
 
 /* S's signal in progress on condvar oi (made by its first signaled or
  * met_leaving event, named by its cond:signal). */
-static uint32_t open_signal(struct sa_model *m, uint32_t sti, uint32_t oi, int64_t ts)
+static uint32_t open_signal(struct sa_model *m, uint32_t sti, uint32_t oi, int64_t ts,
+			    uint64_t site)
 {
 	struct sa_thread *s = &m->threads[sti];
 	struct sa_wl_wake *w = wk(m, s->wl.open);
@@ -441,8 +498,11 @@ static uint32_t open_signal(struct sa_model *m, uint32_t sti, uint32_t oi, int64
 	if (w)
 		resolve(m, s->wl.open, w->is_cond ? SA_EV_cond_signal : SA_EV_futex_wake, 0, 0);
 	uint32_t id = wake_new(m, oi, sti, ts);
-	if ((w = wk(m, id)))
+	if ((w = wk(m, id))) {
 		w->is_cond = 1;
+		w->ev = SA_EV_cond_signal;
+		w->site = site;
+	}
 	m->threads[sti].wl.open = id;
 	return id;
 }
@@ -473,7 +533,7 @@ static void c_enqueued(struct sa_model *m, const struct sa_event *e, struct sa_t
 
 static void c_signaled(struct sa_model *m, const struct sa_event *e, uint32_t ti, uint32_t oi)
 {
-	uint32_t id = open_signal(m, ti, oi, e->ts);
+	uint32_t id = open_signal(m, ti, oi, e->ts, (uint64_t)e->f[SA_F_cond_signaled_caller].v);
 	struct sa_wl_wake *w = wk(m, id);
 	if (!w)
 		return;
@@ -499,7 +559,7 @@ static void c_signal(struct sa_model *m, const struct sa_event *e, uint32_t ti, 
 	if (w && w->is_cond && w->obj == oi) {
 		id = m->threads[ti].wl.open;
 	} else { /* no signaled event: a process-shared condvar */
-		if (!(id = open_signal(m, ti, oi, e->ts)))
+		if (!(id = open_signal(m, ti, oi, e->ts, (uint64_t)e->f[SA_F_cond_signal_caller].v)))
 			return;
 		shared = moved > 0;
 	}
@@ -535,12 +595,18 @@ static void c_relocked(struct sa_model *m, const struct sa_event *e, struct sa_t
 	if (t->wl.cstate != C_SIGNALED)
 		return;
 	int64_t rel = t->wl.rel_ts ? t->wl.rel_ts : t->wl.sig_ts;
-	int64_t call = t->wl.requeued && t->wl.mwake_ts ? t->wl.mwake_ts : rel;
+	int64_t call = t->wl.requeued ? t->wl.mwake_ts : rel;
 	int64_t run = t->wl.first_ts ? t->wl.first_ts : e->ts;
 	int64_t sched = run > call ? run - call : 0, total = e->ts > rel ? e->ts - rel : 0;
 	if (t->wl.cwake) {
-		struct sa_wl_counts *c = counts(m, t->wl.cwake);
-		lat(&c->sched_n, &c->sched_ns, &c->sched_max, sched);
+		/* A requeued waiter whose mutex wake was not matched (yet): its
+		 * delay is unknown, and the whole hand-off is re-acquisition. */
+		if (call) {
+			struct sa_wl_counts *c = counts(m, t->wl.cwake);
+			lat(&c->sched_n, &c->sched_ns, &c->sched_max, sched);
+		} else {
+			sched = 0;
+		}
 		outcome(m, t->wl.cwake, SA_WL_WON, total > sched ? total - sched : 0);
 	}
 	t->wl.cstate = C_RETURNED;
@@ -580,7 +646,8 @@ static void cond_event(struct sa_model *m, const struct sa_event *e, uint32_t ti
 		c_signaled(m, e, ti, oi);
 		break;
 	case SA_EV_cond_met_leaving: {
-		uint32_t id = open_signal(m, ti, oi, e->ts);
+		uint32_t id = open_signal(m, ti, oi, e->ts,
+					  (uint64_t)e->f[SA_F_cond_met_leaving_caller].v);
 		if (wk(m, id)) {
 			wk(m, id)->met++;
 			counts(m, id)->met_leaving++;
@@ -629,7 +696,7 @@ static int futex_layer(enum sa_event_id id)
 	       id == SA_EV_spin_loop;
 }
 
-void sa_wl_feed(struct sa_model *m, const struct sa_event *e, uint32_t ti)
+static void feed(struct sa_model *m, const struct sa_event *e, uint32_t ti)
 {
 	struct sa_thread *t = &m->threads[ti];
 	uint64_t addr = 0;
@@ -676,6 +743,16 @@ void sa_wl_feed(struct sa_model *m, const struct sa_event *e, uint32_t ti)
 	fx_past(m, e, ti, has_obj, addr);
 	if (is_cond)
 		cond_event(m, e, ti, (uint32_t)oi);
+}
+
+void sa_wl_feed(struct sa_model *m, const struct sa_event *e, uint32_t ti)
+{
+	feed(m, e, ti);
+	for (unsigned i = 0; i < m->wl.ndirty; i++) {
+		show(m, m->wl.dirty[i]);
+		unref(m, m->wl.dirty[i]);
+	}
+	m->wl.ndirty = 0;
 }
 
 /* ---- reading, folding, freeing ------------------------------------------ */

@@ -302,6 +302,24 @@ static void sem_post_named(void)
 	CHECK_EQ(entry(SEM, SA_EV_futex_wake, 0, 0)->nobody, 1);
 }
 
+/* A wake whose waker's next event never comes (the trace ends): counted,
+ * as futex:wake from site 0; a named one leaves that entry empty. */
+static void trace_ends_after_wake(void)
+{
+	START(1, 1);
+	requested(5, 2);
+	fwake(10, 1, MX, 1, 1);
+	CHECK_EQ(entry(MX, SA_EV_futex_wake, 0, 0)->calls, 1);
+	released(11, 1, 1);
+	CHECK_EQ(entry(MX, SA_EV_futex_wake, 0, 0)->calls, 0);
+	CHECK_EQ(entry(MX, SA_EV_mutex_released, 0, UNLOCK_SITE)->woken, 1);
+	fwake(20, 1, MX, 1, 0);
+	CHECK_EQ(entry(MX, SA_EV_futex_wake, 0, 0)->nobody, 1);
+	struct sa_wl_counts t;
+	sa_wl_totals(m, UINT32_MAX, &t);
+	CHECK_EQ(t.calls, 2);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -313,6 +331,7 @@ static const struct {
 	{ "passed_on", passed_on },
 	{ "requeued_waiter", requeued_waiter },
 	{ "sem_post_named", sem_post_named },
+	{ "trace_ends_after_wake", trace_ends_after_wake },
 };
 
 int main(int argc, char **argv)

@@ -403,12 +403,12 @@ static void ledger_tables(const struct sa_model *m, const struct sa_report_opts 
 	sa_table_note(t, "calls: waking calls (futex wakes, condvar signals and broadcasts, "
 		      "semaphore posts); woken: threads they woke; won: got past the object; "
 		      "lost, slept: slept on it again first (a barger or spinner took it); futile: "
-		      "a condvar waiter that waited again without releasing the mutex (its "
-		      "predicate was false); passed on: cancelled holding its signal; undecided: "
-		      "woken threads not matched, or the trace ended first; met leaving: condvar "
-		      "waiters already timing out or cancelled that a signal met (went on: the "
-		      "signal took the next one); sched delay: wake call to the woken thread "
-		      "running; reacquire: from then to owning the object (doc/wakes.md)");
+		      "a condvar waiter that waited again without releasing the mutex; passed on: "
+		      "cancelled holding its signal; undecided: not matched, or the trace ended");
+	sa_table_note(t, "met leaving: condvar waiters already timing out or cancelled that a "
+		      "signal met (went on: it took the next one); sched delay: wake call to the "
+		      "woken thread running; reacquire: from then to owning the object "
+		      "(doc/wakes.md)");
 	sa_table_note(ts, "call: the event that says what the waking call was (cond:broadcast, "
 		      "sem:post, mutex:released ...; futex:wake: a primitive's internal wake), "
 		      "from: its call site; columns as in wakes.outcomes");

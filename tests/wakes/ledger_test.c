@@ -7,16 +7,33 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cases.h"
 #include "check.h"
 #include "sa_model.h"
 
 static struct sa_model *m;
 
+static void drop_model(void)
+{
+	sa_model_free(m);
+	m = NULL;
+}
+
+/* Each case on a model of its own (cases may run one after the other). */
+static void fresh_model(void)
+{
+	if (!m)
+		atexit(drop_model);
+	sa_model_free(m);
+	CHECK((m = sa_model_new()));
+}
+
 #include "sa_feed.h"
 #define feed(...) sa_test_feed(m, __VA_ARGS__)
 #define START(ts, pid) \
-	feed(SA_EV_meta_start, ts, pid, pid, "format_major", I(2), "format_minor", I(3), \
-	     "level", I(1), "spin_mode", I(1), "spin_limit", I(100), NULL)
+	(fresh_model(), \
+	 feed(SA_EV_meta_start, ts, pid, pid, "format_major", I(2), "format_minor", I(3), \
+	      "level", I(1), "spin_mode", I(1), "spin_limit", I(100), NULL))
 
 #define MX 0x1000
 #define CV 0x3000
@@ -320,35 +337,15 @@ static void trace_ends_after_wake(void)
 	CHECK_EQ(t.calls, 2);
 }
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} cases[] = {
-	{ "mutex_outcomes", mutex_outcomes },
-	{ "return_before_wake", return_before_wake },
-	{ "broadcast_futile", broadcast_futile },
-	{ "signal_meets_leaving", signal_meets_leaving },
-	{ "passed_on", passed_on },
-	{ "requeued_waiter", requeued_waiter },
-	{ "sem_post_named", sem_post_named },
-	{ "trace_ends_after_wake", trace_ends_after_wake },
+static const struct st_case st_cases[] = {
+	ST_CASE(mutex_outcomes),
+	ST_CASE(return_before_wake),
+	ST_CASE(broadcast_futile),
+	ST_CASE(signal_meets_leaving),
+	ST_CASE(passed_on),
+	ST_CASE(requeued_waiter),
+	ST_CASE(sem_post_named),
+	ST_CASE(trace_ends_after_wake),
 };
 
-int main(int argc, char **argv)
-{
-	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		if (argc > 1 && strcmp(argv[1], cases[i].name))
-			continue;
-		m = sa_model_new();
-		CHECK(m);
-		cases[i].fn();
-		sa_model_free(m);
-		if (argc > 1)
-			return 0;
-	}
-	if (argc > 1) {
-		fprintf(stderr, "no case %s\n", argv[1]);
-		return 2;
-	}
-	return 0;
-}
+ST_MAIN()

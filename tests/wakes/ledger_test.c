@@ -10,6 +10,7 @@
 #include "cases.h"
 #include "check.h"
 #include "sa_model.h"
+#include "sa_report.h"
 
 static struct sa_model *m;
 
@@ -337,6 +338,37 @@ static void trace_ends_after_wake(void)
 	CHECK_EQ(t.calls, 2);
 }
 
+/* The findings say the worst site of each waste, most wasted first: 6
+ * woken threads that lost (slept again) beat 4 wakes that woke nobody; 3
+ * futile are too few to say. */
+static void findings_verdicts(void)
+{
+	START(1, 1);
+	int64_t ts = 10;
+	requested(ts++, 2);
+	for (int i = 0; i < 6; i++) {
+		fwake(ts++, 1, MX, 1, 1);
+		released(ts++, 1, 1);
+		fwait(ts++, 2, MX, 0);
+	}
+	fwait(ts++, 2, MX, 110);
+	for (int i = 0; i < 4; i++) {
+		fwake(ts++, 1, MX, 1, 0);
+		released(ts++, 1, 0);
+	}
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct sa_report_opts o = { .format = SA_FMT_JSON };
+	sa_report_render(m, &o, f);
+	fclose(f);
+	char *lost = strstr(buf, "\"verdict\": \"lost\""), *nobody = strstr(buf, "\"verdict\": \"woke_nobody\"");
+	CHECK(lost && nobody && lost < nobody);
+	CHECK(!strstr(buf, "\"verdict\": \"futile\""));
+	CHECK(strstr(buf, "6 of 6 threads woken by mutex:released"));
+	free(buf);
+}
+
 static const struct st_case st_cases[] = {
 	ST_CASE(mutex_outcomes),
 	ST_CASE(return_before_wake),
@@ -346,6 +378,7 @@ static const struct st_case st_cases[] = {
 	ST_CASE(requeued_waiter),
 	ST_CASE(sem_post_named),
 	ST_CASE(trace_ends_after_wake),
+	ST_CASE(findings_verdicts),
 };
 
 ST_MAIN()

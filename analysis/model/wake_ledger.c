@@ -15,6 +15,7 @@
  *   may run and emit before its waker's event is stamped).
  *     linked   --W's next event on O (acquired, took the token ...)--> WON
  *     linked   --W's next futex wait on O that slept-->                LOST
+ *     linked   --W's timeout on O-->                                    (undecided)
  *   T's next event, if it is a primitive's event on O with a call site
  *   (mutex:released, sem:post ...), names the wake; anything else leaves it
  *   futex:wake, site 0.
@@ -67,7 +68,8 @@ struct credit {
 struct ret {
 	uint32_t thread;
 	int64_t ts;
-	int out;       /* -1 none yet, else its outcome (seen before its wake) */
+	int out;       /* -1 none yet, else its outcome (seen before its wake;
+	                  SA_WL_NOUTCOMES: it gave up, no outcome) */
 	int64_t reacq;
 };
 
@@ -320,7 +322,8 @@ static void link_woken(struct sa_model *m, uint32_t wti, uint32_t id, uint32_t o
 	if (t->wl.cstate == C_SIGNALED && t->wl.requeued)
 		t->wl.mwake_ts = wts; /* the mutex woke a requeued condvar waiter */
 	if (out >= 0) {
-		outcome(m, id, out, reacq);
+		if (out < SA_WL_NOUTCOMES)
+			outcome(m, id, out, reacq);
 		return;
 	}
 	if (t->wl.link)
@@ -469,10 +472,21 @@ static void fx_past(struct sa_model *m, const struct sa_event *e, uint32_t ti, i
 		return;
 	uint64_t at = m->objs[on].addr;
 	int64_t mx;
-	if ((has_obj && addr == at) ||
-	    (e->id == SA_EV_cond_relocked && sa_ev_at(e, SA_F_cond_relocked_mutex, &mx) &&
-	     (uint64_t)mx == at))
+	int timeout = e->id == SA_EV_mutex_timeout || e->id == SA_EV_sem_timeout ||
+		      e->id == SA_EV_rwlock_timeout;
+	if (timeout && has_obj && addr == at) { /* woken, then gave up: neither */
+		struct ret *r = t->wl.link ? NULL : pending_ret(m, ti);
+		if (t->wl.link)
+			unref(m, t->wl.link);
+		t->wl.link = 0;
+		if (r)
+			r->out = SA_WL_NOUTCOMES; /* its wake finds it, counts no outcome */
+		t->wl.pend_on = 0;
+	} else if ((has_obj && addr == at) ||
+		   (e->id == SA_EV_cond_relocked && sa_ev_at(e, SA_F_cond_relocked_mutex, &mx) &&
+		    (uint64_t)mx == at)) {
 		fx_outcome(m, ti, SA_WL_WON, e->ts);
+	}
 }
 
 /* ---- condvar level -------------------------------------------------------- */

@@ -338,6 +338,31 @@ static void trace_ends_after_wake(void)
 	CHECK_EQ(t.calls, 2);
 }
 
+/* Woken, then it timed out without the lock: no outcome (undecided), also
+ * when its return came before its wake's event. */
+static void woken_then_timed_out(void)
+{
+	START(1, 1);
+	requested(5, 2);
+	fwait(10, 2, MX, 0);
+	feed(SA_EV_mutex_timeout, 11, 1, 2, "obj", I(MX), "caller", I(0x500), "sleeps", I(1),
+	     "wait_ns", I(6), NULL);
+	fwake(12, 1, MX, 1, 1);
+	released(13, 1, 1);
+	requested(20, 3);
+	fwake(21, 1, MX, 1, 1);
+	released(22, 1, 1);
+	fwait(23, 3, MX, 0);
+	feed(SA_EV_mutex_timeout, 24, 1, 3, "obj", I(MX), "caller", I(0x500), "sleeps", I(1),
+	     "wait_ns", I(4), NULL);
+	acquired(30, 3); /* a later acquisition is not this wake's */
+	const struct sa_wl_counts *c = entry(MX, SA_EV_mutex_released, 0, UNLOCK_SITE);
+	CHECK_EQ(c->woken, 2);
+	CHECK_EQ(c->out[SA_WL_WON], 0);
+	CHECK_EQ(c->out[SA_WL_LOST], 0);
+	CHECK_EQ(c->sched_n, 2);
+}
+
 /* The findings say the worst site of each waste, most wasted first: 6
  * woken threads that lost (slept again) beat 4 wakes that woke nobody; 3
  * futile are too few to say. */
@@ -379,6 +404,7 @@ static const struct st_case st_cases[] = {
 	ST_CASE(sem_post_named),
 	ST_CASE(trace_ends_after_wake),
 	ST_CASE(findings_verdicts),
+	ST_CASE(woken_then_timed_out),
 };
 
 ST_MAIN()

@@ -67,7 +67,7 @@ struct credit {
 
 struct ret {
 	uint32_t thread;
-	int64_t ts;
+	int64_t ts, since; /* returned; asleep since (ts - slept_ns) */
 	int out;       /* -1 none yet, else its outcome (seen before its wake;
 	                  SA_WL_NOUTCOMES: it gave up, no outcome) */
 	int64_t reacq;
@@ -370,13 +370,25 @@ static void ring_drop_ret(struct sa_wl_obj *ow, unsigned i)
 	ow->nret--;
 }
 
-/* Thread wti's futex wait on object oi returned 0 at ts. */
-static void fx_returned(struct sa_model *m, uint32_t wti, uint32_t oi, int64_t ts)
+static void drop_credit(struct sa_model *m, struct sa_wl_obj *ow)
+{
+	unref(m, ow->cred[0].wake);
+	memmove(&ow->cred[0], &ow->cred[1], (ow->ncred - 1) * sizeof(ow->cred[0]));
+	ow->ncred--;
+}
+
+/* Thread wti's futex wait on object oi, asleep since `since`, returned 0
+ * at ts. A wake whose event is older than the sleep cannot have ended it
+ * (its event follows its system call): that credit is stale (its woken
+ * thread's return was never seen as such), dropped. */
+static void fx_returned(struct sa_model *m, uint32_t wti, uint32_t oi, int64_t ts, int64_t since)
 {
 	struct sa_wl_obj *ow = obj_wl(m, oi);
 	if (!ow)
 		return;
 	struct sa_thread *t = &m->threads[wti];
+	while (ow->ncred && wk(m, ow->cred[0].wake)->ts < since)
+		drop_credit(m, ow);
 	if (ow->ncred) {
 		uint32_t id = ow->cred[0].wake;
 		int used_up = !--ow->cred[0].n;
@@ -389,17 +401,23 @@ static void fx_returned(struct sa_model *m, uint32_t wti, uint32_t oi, int64_t t
 			unref(m, id);
 		return;
 	}
-	/* Before its wake's event: wait for it. A thread waits for one wake. */
+	/* Before its wake's event: wait for it. A thread waits for one wake:
+	 * an older return of it here was not a wake's (spurious). */
 	struct ret *old = pending_ret(m, wti);
 	if (old) {
 		struct sa_wl_obj *po = m->objs[t->wl.pend_on - 1].wl;
 		ring_drop_ret(po, (unsigned)(old - po->ret));
 	}
+	for (unsigned i = ow->nret; i-- > 0;)
+		if (ow->ret[i].thread == wti)
+			ring_drop_ret(ow, i);
 	if (ow->nret == RING) {
-		m->threads[ow->ret[0].thread].wl.pend_on = 0;
+		struct sa_thread *o = &m->threads[ow->ret[0].thread];
+		if (ow->ret[0].out < 0 && o->wl.pend_on == oi + 1)
+			o->wl.pend_on = 0;
 		ring_drop_ret(ow, 0);
 	}
-	ow->ret[ow->nret++] = (struct ret){ wti, ts, -1, -1 };
+	ow->ret[ow->nret++] = (struct ret){ wti, ts, since, -1, -1 };
 	t->wl.pend_on = oi + 1;
 }
 
@@ -409,21 +427,23 @@ static void fx_credit(struct sa_model *m, uint32_t id, uint32_t oi, int64_t n)
 	struct sa_wl_obj *ow = obj_wl(m, oi);
 	if (!ow)
 		return;
-	while (n > 0 && ow->nret) {
-		struct ret r = ow->ret[0];
-		ring_drop_ret(ow, 0);
-		if (r.out < 0)
+	int64_t wts = wk(m, id)->ts;
+	for (unsigned i = 0; n > 0 && i < ow->nret;) {
+		struct ret r = ow->ret[i];
+		if (r.since > wts) { /* asleep only after this wake: not its */
+			i++;
+			continue;
+		}
+		ring_drop_ret(ow, i);
+		if (r.out < 0 && m->threads[r.thread].wl.pend_on == oi + 1)
 			m->threads[r.thread].wl.pend_on = 0;
 		link_woken(m, r.thread, id, oi, r.ts, r.out, r.reacq);
 		n--;
 	}
 	if (n <= 0)
 		return;
-	if (ow->ncred == RING) {
-		unref(m, ow->cred[0].wake);
-		memmove(&ow->cred[0], &ow->cred[1], (RING - 1) * sizeof(ow->cred[0]));
-		ow->ncred--;
-	}
+	if (ow->ncred == RING)
+		drop_credit(m, ow);
 	ow->cred[ow->ncred++] = (struct credit){ ref(m, id), (uint32_t)(n > UINT32_MAX ? UINT32_MAX : n) };
 }
 
@@ -458,8 +478,9 @@ static void fx_wait(struct sa_model *m, const struct sa_event *e, uint32_t ti, u
 		fx_outcome(m, ti, SA_WL_LOST, e->ts); /* woken, and asleep on it again */
 	else if (t->wl.pend_on == oi + 1)
 		fx_outcome(m, ti, SA_WL_LOST, e->ts);
+	int64_t slept = e->f[SA_F_futex_wait_slept_ns].v;
 	if (r == 0)
-		fx_returned(m, ti, oi, e->ts);
+		fx_returned(m, ti, oi, e->ts, e->ts - (slept > 0 ? slept : 0));
 }
 
 /* Any other event of thread ti: on the object it was woken from, it got past. */

@@ -67,10 +67,17 @@ static const struct sa_wl_counts *entry(uint64_t addr, enum sa_event_id ev, int 
 	return NULL;
 }
 
-static void fwait(int64_t ts, int tid, uint64_t o, int result)
+/* A futex wait that returned at ts, asleep since `since`. */
+static void fwait_since(int64_t ts, int64_t since, int tid, uint64_t o, int result)
 {
 	feed(SA_EV_futex_wait, ts, 1, tid, "obj", I(o), "uaddr", I(o), "expected", I(0),
-	     "result", I(result), "slept_ns", I(10), NULL);
+	     "result", I(result), "slept_ns", I(ts - since), NULL);
+}
+
+/* ... asleep since the start (before any wake of the case). */
+static void fwait(int64_t ts, int tid, uint64_t o, int result)
+{
+	fwait_since(ts, 1, tid, o, result);
 }
 
 static void fwake(int64_t ts, int tid, uint64_t o, int req, int woken)
@@ -363,6 +370,26 @@ static void woken_then_timed_out(void)
 	CHECK_EQ(c->sched_n, 2);
 }
 
+/* A wake whose woken thread's return was never seen leaves a credit; a
+ * thread that went to sleep after that wake's event cannot be its woken
+ * one: the credit is dropped, and the next wake is the one. */
+static void stale_credit(void)
+{
+	START(1, 1);
+	requested(5, 2);
+	fwake(10, 1, MX, 1, 1); /* woke someone whose return is not in the trace */
+	released(11, 1, 1);
+	fwait_since(60, 50, 2, MX, 0);
+	fwake(58, 1, MX, 1, 1); /* (stamped after the return: fed after it) */
+	released(61, 1, 1);
+	acquired(62, 2);
+	const struct sa_wl_counts *c = entry(MX, SA_EV_mutex_released, 0, UNLOCK_SITE);
+	CHECK_EQ(c->woken, 2);
+	CHECK_EQ(c->out[SA_WL_WON], 1);
+	CHECK_EQ(c->sched_n, 1);
+	CHECK_EQ(c->sched_ns, 2);
+}
+
 /* The findings say the worst site of each waste, most wasted first: 6
  * woken threads that lost (slept again) beat 4 wakes that woke nobody; 3
  * futile are too few to say. */
@@ -405,6 +432,7 @@ static const struct st_case st_cases[] = {
 	ST_CASE(trace_ends_after_wake),
 	ST_CASE(findings_verdicts),
 	ST_CASE(woken_then_timed_out),
+	ST_CASE(stale_credit),
 };
 
 ST_MAIN()

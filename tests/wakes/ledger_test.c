@@ -67,6 +67,14 @@ static const struct sa_wl_counts *entry(uint64_t addr, enum sa_event_id ev, int 
 	return NULL;
 }
 
+/* Waking calls over every object. */
+static uint64_t total_calls(void)
+{
+	struct sa_wl_counts t;
+	sa_wl_totals(m, UINT32_MAX, &t);
+	return t.calls;
+}
+
 /* A futex wait that returned at ts, asleep since `since`. */
 static void fwait_since(int64_t ts, int64_t since, int tid, uint64_t o, int result)
 {
@@ -138,9 +146,7 @@ static void mutex_outcomes(void)
 	CHECK_EQ(c->sched_ns, 30 + 10 + 1);
 	CHECK_EQ(c->reacq_n, 2);
 	CHECK_EQ(c->reacq_ns, 5 + 10);
-	struct sa_wl_counts t;
-	sa_wl_totals(m, UINT32_MAX, &t);
-	CHECK_EQ(t.calls, 6);
+	CHECK_EQ(total_calls(), 6);
 }
 
 /* A woken thread that ran, and got past, before its waker's wake event. */
@@ -340,9 +346,7 @@ static void trace_ends_after_wake(void)
 	CHECK_EQ(entry(MX, SA_EV_mutex_released, 0, UNLOCK_SITE)->woken, 1);
 	fwake(20, 1, MX, 1, 0);
 	CHECK_EQ(entry(MX, SA_EV_futex_wake, 0, 0)->nobody, 1);
-	struct sa_wl_counts t;
-	sa_wl_totals(m, UINT32_MAX, &t);
-	CHECK_EQ(t.calls, 2);
+	CHECK_EQ(total_calls(), 2);
 }
 
 /* Woken, then it timed out without the lock: no outcome (undecided), also

@@ -269,9 +269,9 @@ void sa_html_charts(const struct sa_model *m, const struct sa_report *r, FILE *o
 		"spinrow", sp, 3, "No spin loop (SYNCTRACE_SPIN=none, or nothing contended).");
 	/* The wake-outcome ledger (doc/wakes.md): what each object's wakes bought. */
 	static const struct seg wl[] = {
-		{ "won", "seg-won", "woken, won" },
-		{ "lost", "seg-lost", "woken, lost, slept" },
-		{ "futile", "seg-futile", "woken, futile" },
+		{ "won", "seg-won", "won" },
+		{ "lost", "seg-lost", "lost (slept again)" },
+		{ "futile", "seg-futile", "futile" },
 		{ "passed_on", "seg-passed", "passed on" },
 		{ "undecided", "seg-undecided", "undecided" },
 		{ "woke_nobody", "seg-nobody", "woke nobody" },

@@ -105,6 +105,7 @@ void sa_model_fold(struct sa_model *m, uint32_t oi)
 		m->oom = 1;
 	c->instances++;
 	sa_waits_fold(m, (uint32_t)ci, oi);
+	sa_wl_fold(m, (uint32_t)ci, oi);
 	o = &m->objs[oi];
 	if (o->ext && o->ext_free)
 		o->ext_free(o->ext);

@@ -70,7 +70,9 @@ void sa_model_free(struct sa_model *m)
 		if (o->ext && o->ext_free)
 			o->ext_free(o->ext);
 		sa_obj_waits_free(o);
+		sa_wl_obj_free(o->wl);
 	}
+	sa_wl_model_free(&m->wl);
 	for (unsigned i = 0; i < m->ntraces; i++)
 		free(m->trace_names[i]);
 	free(m->trace_names);
@@ -550,6 +552,7 @@ int sa_model_feed(struct sa_model *m, const struct sa_event *e)
 		return -1;
 	if (by_event[id])
 		by_event[id]->event(m, e);
+	sa_wl_feed(m, e, ti);
 	if (m->work_name && id == m->work_id)
 		work_event(m, e, pi, ti);
 	/* Wake-then-block (futex.c): any event of a family (not the futex or

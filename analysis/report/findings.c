@@ -9,7 +9,9 @@
  *   misuse       any other debug-check finding
  *   wait         where most waiting is (the top rows of waits.top), with
  *                who held the lock or who woke the waiters
- *   futile_wakes futex wakes that woke nobody, wake-then-block
+ *   futile_wakes wakes that bought nothing: woke nobody, woken threads that
+ *                lost the object and slept again, condvar waiters woken only
+ *                to wait again (find_wakes.c: the wake-outcome ledger)
  *   timeout_race whether condvar timeout races matter here
  *   spin         whether spinning pays, and the SYNCTRACE_SPIN to try
  *   no_wait      nothing waited */
@@ -409,47 +411,6 @@ static void wait_finding(struct sa_fb *f, const struct sa_waits_view *v, const s
 	done(f, c);
 }
 
-static void futile_wakes(struct sa_fb *f)
-{
-	const struct sa_model *m = f->m;
-	uint64_t wakes = 0, wasted = 0, wtb = 0, best = 0;
-	uint32_t top = UINT32_MAX;
-	char a[32], b[32];
-	for (uint32_t i = 0; i < m->nobjs; i++) {
-		const struct sa_object *ob = &m->objs[i];
-		if (!ob->instances)
-			continue;
-		wakes += ob->fx_wakes;
-		wasted += ob->fx_wasted;
-		wtb += ob->wake_then_block;
-		if (ob->fx_wasted + ob->wake_then_block > best) {
-			best = ob->fx_wasted + ob->wake_then_block;
-			top = i;
-		}
-	}
-	/* Worth saying: at least 10 % of the wakes, and more than a handful. */
-	if (top == UINT32_MAX || (wasted + wtb) * 10 < wakes || wasted + wtb < 4)
-		return;
-	struct sa_cell *c = row(f, "futile_wakes");
-	if (!c)
-		return;
-	sa_id_fill(m, top, &c[SA_FND_ID]);
-	sa_set_u(&c[SA_FND_COUNT], wasted);
-	sa_set_u(&c[SA_FND_OF], wakes);
-	sa_set_u(&c[SA_FND_CONT], wtb);
-	say(f, "%s of %s futex wakes woke nobody", cnt(a, wasted), cnt(b, wakes));
-	if (wtb)
-		say(f, " and %s woken threads went back to sleep at once (wake-then-block)",
-		    cnt(a, wtb));
-	say(f, "; most on ");
-	sa_finding_object(f, top);
-	say(f, " (%s wasted, %s wake-then-block). Try: wake only when a waiter is registered, "
-	    "and signal after unlocking.", cnt(a, m->objs[top].fx_wasted),
-	    cnt(b, m->objs[top].wake_then_block));
-	sa_cell_str(&c[SA_FND_TRY], "signal after unlocking");
-	done(f, c);
-}
-
 static void timeout_races(struct sa_fb *f)
 {
 	struct sa_race_verdict v;
@@ -557,7 +518,6 @@ void sa_findings_build(const struct sa_model *m, const struct sa_report_opts *o,
 		}
 		sa_waits_view_free(&v);
 	}
-	futile_wakes(&f);
 	sa_findings_wakes(&f);
 	timeout_races(&f);
 	spin(&f);

@@ -14,13 +14,23 @@
  *       (running mean over the loops so far, SA_SR_PAUSE_NS before any);
  *       0 for `none`, and for `bail` when another thread was already
  *       waiting on the object as the wait began (or its loop saw sleepers).
- *   F <= T  it acquires spinning: no futex wait, spin CPU F, wait F.
- *   F > T   it spins T, then sleeps: a wait that slept keeps its recorded
+ *   grace G the wait's own time outside spinning before it slept, or, if
+ *       it never slept, before it had the object (setting up, the last
+ *       checks: a release then is caught without any spin).
+ *   F <= T + G  it acquires spinning: no futex wait, spin CPU F - G, wait F.
+ *   F > T + G   it spins T, then sleeps: a wait that slept keeps its recorded
  *       sleeps and wait; one that did not sleeps once and waits F plus
  *       the wake latency L (the median of wait - F over the waits that
  *       slept once; SA_SR_WAKE_NS when none did). L is applied when the
  *       replay is evaluated (added: how many waits take it).
- * Each wait is replayed alone: the others keep their recorded timing.
+ * Each wait is replayed alone: the others keep their recorded timing. But
+ * when most recorded spins on an object that ran out (two at least) were
+ * followed by the release right after their end (within 2 us or a quarter
+ * of the spin), the spinner seems to hold its releaser off (one CPU for
+ * both): from then on a spin there never reaches the release, it comes
+ * after the spin, F + T.
+ * The runtime's adaptive budgets (hand-off waits per object, relocks per
+ * thread: src/wait/wait.h) are replayed per setting.
  * Timed-out waits are counted, not replayed. Streaming: state per thread
  * and per object, never per wait. */
 #ifndef SA_SPIN_REPLAY_H
@@ -81,6 +91,9 @@ struct sa_sr_acc {
 	uint64_t timeouts;     /* timed out: not replayed */
 	uint64_t no_wake;      /* slept, no wake traced after its spin: F = its end */
 	uint64_t approx;       /* slept, its first wake fell out of the ring: F late */
+	uint64_t ran_out;      /* recorded spins that ran out, then slept till a traced wake */
+	uint64_t ran_out_near; /* ... that wake right after the spin (held the releaser off?) */
+	uint64_t held_off;     /* waits replayed as held off (see above) */
 	uint64_t rec_spun, rec_sleeps, rec_spin_ns, rec_wait_ns; /* as recorded */
 	struct sa_dist free_ns; /* F */
 	struct sa_dist wake_ns; /* wait - F of the waits that slept once */
@@ -105,7 +118,7 @@ struct sa_sr_total {
 	double score;
 };
 struct sa_sr_eval {
-	uint64_t waits, timeouts, no_wake, approx;
+	uint64_t waits, timeouts, no_wake, approx, ran_out, ran_out_near, held_off;
 	uint64_t rec_spun, rec_sleeps, rec_spin_ns, rec_wait_ns;
 	uint64_t free_max_ns;     /* the longest F: no budget beyond it helps */
 	uint64_t wake_ns;         /* L of the set (its waits' median, else the trace's) */
@@ -117,7 +130,12 @@ struct sa_sr_eval {
 	unsigned best_half[2];    /* the same choice on each half of the waits */
 	double gain;              /* 1 - score(rec) / score(default) */
 	double gap;               /* score(second) / score(best) - 1 */
-	const char *confidence;   /* "high", "medium", "low" */
+	int agree;                /* rec is within SA_SR_MARGIN of the best on both halves */
+	int recorded;             /* the setting the first process ran with, -1: off the ladder */
+	int reproduces;           /* replayed at it, the futex waits are within 10 % (or 5) of
+	                             those recorded (1 when recorded is -1) */
+	const char *confidence;   /* "high" (agree, reproduces, 1000 waits), "medium" (agree,
+	                             reproduces, 100), "low" */
 	unsigned last_rung;       /* beyond it no setting predicts anything new */
 };
 #define SA_SR_MARGIN 0.02

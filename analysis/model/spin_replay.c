@@ -28,6 +28,8 @@ struct sr_thread {
 	uint64_t lp_ns;     /* spin time of its loops on lp_addr */
 	uint64_t fx_addr;   /* object its futex waits slept on (0: none) */
 	uint32_t fx_n;
+	int64_t fx_first;   /* when the first of them began sleeping */
+	int relock_misses[SA_SR_N]; /* per setting: its relock hint (mutex/lock.c) */
 	int begun;          /* a wait began (begin_oi, begin_ts) */
 	uint32_t begin_oi, others;
 	int64_t begin_ts;
@@ -37,6 +39,7 @@ struct sr_obj {
 	struct { int64_t ts; uint32_t ti; } ring[SR_RING];
 	uint64_t nwakes;    /* ring[i % SR_RING] holds wake i */
 	uint32_t waiting;   /* threads whose wait on it began and did not end */
+	int misses[SA_SR_N]; /* per setting: its hand-off hint (src/wait/wait.h) */
 	struct sa_sr_acc *acc;
 };
 
@@ -148,6 +151,46 @@ static int default_spins(const struct sa_model *m, uint32_t oi, enum sa_wait_kin
 	return x->init_seen && (x->kind & SR_MUTEX_TYPE_MASK) == SR_MUTEX_ADAPTIVE;
 }
 
+/* The runtime's adaptive budget (src/wait/wait.h, st_spin_adaptive_budget
+ * and _done), replayed per setting: after max loops in a row ran out,
+ * waits stop spinning but for probes, after SR_PROBE waits, then twice as
+ * many each time, up to one in SR_PROBE_MAX. */
+#define SR_HANDOFF_MISSES 2 /* ST_SPIN_MISSES */
+#define SR_RELOCK_MISSES 8  /* ST_RELOCK_MISSES */
+#define SR_PROBE 128        /* ST_SPIN_PROBE */
+#define SR_PROBE_MAX 4096   /* ST_SPIN_PROBE_MAX */
+static int adaptive_spins(int *misses, int max)
+{
+	int m = *misses;
+	if (m < max)
+		return 1;
+	unsigned k = (unsigned)(m - max);
+	*misses = k >= (1u << 24) ? max + SR_PROBE_MAX : m + 1;
+	return !(k < SR_PROBE || (k < SR_PROBE_MAX ? k & (k - 1) : k & (SR_PROBE_MAX - 1)));
+}
+
+static void adaptive_done(int *misses, int max, int outcome)
+{
+	if (outcome == ST_SPIN_OUTCOME_ACQUIRED)
+		*misses = 0;
+	else if (outcome == ST_SPIN_OUTCOME_GAVE_UP && *misses < max)
+		++*misses;
+}
+
+/* "Right after a spin": within SR_NEAR_NS or a quarter of the spin. */
+#define SR_NEAR_NS 2000
+static uint64_t near_ns(uint64_t spin)
+{
+	return spin / 4 > SR_NEAR_NS ? spin / 4 : SR_NEAR_NS;
+}
+
+/* Do the spins of a ran out and were released right after, mostly (two
+ * at least)? Then spinning holds the releaser off here. */
+static int interferes(const struct sa_sr_acc *a)
+{
+	return a->ran_out_near >= 2 && a->ran_out_near * 2 > a->ran_out;
+}
+
 static double pause_ns(const struct sa_spin_replay *r)
 {
 	return r->pause_it ? (double)r->pause_ns / (double)r->pause_it : SA_SR_PAUSE_NS;
@@ -164,10 +207,11 @@ static uint64_t budget_ns(unsigned s, int mult, int dflt, int others, double pau
 	return (uint64_t)((double)count * mult * pause);
 }
 
-/* The first wake on ro by a thread other than ti in (after, end]: its
- * time, or -1. *approx: the ring lost wakes of that span. */
-static int64_t first_wake(const struct sr_obj *ro, uint32_t ti, int64_t after, int64_t end,
-			  int *approx)
+/* The first wake on ro by a thread other than ti after `after`: its
+ * time, or -1 (none yet: its event may come after the wait's end, as a
+ * wake is stamped once its system call returns). *approx: the ring lost
+ * wakes of that span. */
+static int64_t first_wake(const struct sr_obj *ro, uint32_t ti, int64_t after, int *approx)
 {
 	uint64_t lo = ro->nwakes > SR_RING ? ro->nwakes - SR_RING : 0;
 	*approx = 0;
@@ -175,8 +219,6 @@ static int64_t first_wake(const struct sr_obj *ro, uint32_t ti, int64_t after, i
 		const int64_t ts = ro->ring[i % SR_RING].ts;
 		if (ts <= after || ro->ring[i % SR_RING].ti == ti)
 			continue;
-		if (ts > end)
-			return -1;
 		*approx = i == lo && lo > 0;
 		return ts;
 	}
@@ -203,7 +245,7 @@ static void replay(struct sa_model *m, struct sa_spin_replay *r, int64_t now)
 	int loop = rt->lp_addr == addr && rt->lp_end >= start;
 	int outcome = rt->lp_outcome;
 	uint64_t spin = loop ? rt->lp_ns : 0, sleeps = rt->fx_addr == addr ? rt->fx_n : 0;
-	int64_t lp_end = rt->lp_end;
+	int64_t lp_end = rt->lp_end, fx_first = rt->fx_first;
 	rt->lp_addr = rt->fx_addr = 0;
 	rt->lp_ns = 0;
 	rt->fx_n = 0;
@@ -220,15 +262,26 @@ static void replay(struct sa_model *m, struct sa_spin_replay *r, int64_t now)
 	}
 	if (loop && outcome == ST_SPIN_OUTCOME_SAW_WAITERS && !others)
 		others = 1;
-	uint64_t free_ns = ns;
+	/* F, and the grace G: the wait's time outside its spin before it slept
+	 * (or, if it did not, before it had the object): a setting sleeps
+	 * only when F > budget + G. */
+	uint64_t free_ns = ns, grace = ns > spin ? ns - spin : 0;
 	if (sleeps) {
+		int64_t g = fx_first - start - (int64_t)spin;
+		grace = g > 0 ? (uint64_t)g : 0;
 		int approx;
-		int64_t w = first_wake(ro, ti, loop ? lp_end : start, now, &approx);
-		if (w < 0) {
+		int64_t w = first_wake(ro, ti, loop ? lp_end : start, &approx);
+		if (w < 0 || w > now) {
 			a->no_wake++;
 		} else {
 			free_ns = (uint64_t)(w - start);
 			a->approx += approx;
+			/* A spin that ran out, and the release right after it: the
+			 * releaser may have waited for the spinner's CPU. */
+			if (loop && outcome == ST_SPIN_OUTCOME_GAVE_UP) {
+				a->ran_out++;
+				a->ran_out_near += (uint64_t)(w - lp_end) <= near_ns(spin);
+			}
 			if (sleeps == 1) {
 				sa_dist_add(&a->wake_ns, ns - free_ns);
 				sa_dist_add(&r->wake_ns, ns - free_ns);
@@ -236,6 +289,7 @@ static void replay(struct sa_model *m, struct sa_spin_replay *r, int64_t now)
 		}
 	} else if (loop && outcome == ST_SPIN_OUTCOME_ACQUIRED && lp_end <= now) {
 		free_ns = (uint64_t)(lp_end - start);
+		grace = free_ns > spin ? free_ns - spin : 0;
 	}
 	sa_dist_add(&a->free_ns, free_ns);
 	a->rec_spun += !sleeps;
@@ -245,22 +299,49 @@ static void replay(struct sa_model *m, struct sa_spin_replay *r, int64_t now)
 	struct sa_sr_pred *p = a->p[a->waits++ & 1];
 	int mult = handoff(k) ? SA_SR_HANDOFF : 1, dflt = default_spins(m, oi, k);
 	double pause = pause_ns(r);
+	uint64_t need = free_ns > grace ? free_ns - grace : 0; /* spinning that reaches F */
+	/* Hand-off waits adapt per object, relocks per thread (wait.h). */
+	int *hint = handoff(k) ? ro->misses : k == SA_WAIT_COND_RELOCK ? rt->relock_misses : NULL;
+	int max = handoff(k) ? SR_HANDOFF_MISSES : SR_RELOCK_MISSES;
+	/* Once its spins are seen holding the releaser off, a spin never
+	 * reaches the release: the release follows the spin's end. */
+	int held_off = interferes(a);
+	a->held_off += held_off;
 	for (unsigned s = 0; s < SA_SR_N; s++) {
 		uint64_t t = budget_ns(s, mult, dflt, others > 0, pause);
-		if (free_ns <= t) {
+		int spins = !hint || adaptive_spins(&hint[s], max), outcome;
+		if (!spins)
+			t = 0;
+		if (held_off && t) {
+			outcome = ST_SPIN_OUTCOME_GAVE_UP;
+			p[s].spin_ns += t;
+			if (sleeps) {
+				p[s].sleeps += sleeps;
+				p[s].wait_ns += ns + (t > spin ? t - spin : 0);
+			} else {
+				p[s].sleeps++;
+				p[s].wait_ns += free_ns + t;
+				p[s].added++;
+			}
+		} else if (need <= t) {
+			outcome = ST_SPIN_OUTCOME_ACQUIRED;
 			p[s].spun++;
-			p[s].spin_ns += free_ns;
+			p[s].spin_ns += need;
 			p[s].wait_ns += free_ns;
-		} else if (sleeps) {
-			p[s].spin_ns += t;
-			p[s].sleeps += sleeps;
-			p[s].wait_ns += ns;
 		} else {
+			outcome = t ? ST_SPIN_OUTCOME_GAVE_UP : ST_SPIN_OUTCOME_NOT;
 			p[s].spin_ns += t;
-			p[s].sleeps++;
-			p[s].wait_ns += free_ns;
-			p[s].added++;
+			if (sleeps) {
+				p[s].sleeps += sleeps;
+				p[s].wait_ns += ns;
+			} else {
+				p[s].sleeps++;
+				p[s].wait_ns += free_ns;
+				p[s].added++;
+			}
 		}
+		if (hint)
+			adaptive_done(&hint[s], max, outcome);
 	}
 }
 
@@ -269,7 +350,10 @@ void sa_spin_replay_feed(struct sa_model *m, const struct sa_event *e, uint32_t 
 	uint64_t addr;
 	uint32_t oi = 0;
 	int id = e->id;
-	int fx = id == SA_EV_futex_wait || id == SA_EV_futex_wake || id == SA_EV_futex_requeue;
+	/* Wakes: the futex layer's, and a condvar's signaled (stamped before
+	 * its futex wake, which may come after the waiter is gone). */
+	int fx = id == SA_EV_futex_wait || id == SA_EV_futex_wake || id == SA_EV_futex_requeue ||
+		 id == SA_EV_cond_signaled;
 	if (!fx && id != SA_EV_spin_loop && !m->ev_wait.valid && !m->threads[ti].waiting &&
 	    !(m->replay && ti < m->replay->nt && m->replay->t[ti].begun))
 		return;
@@ -297,8 +381,12 @@ void sa_spin_replay_feed(struct sa_model *m, const struct sa_event *e, uint32_t 
 		rt->lp_ns += ns > 0 ? (uint64_t)ns : 0;
 	} else if (id == SA_EV_futex_wait) {
 		if (e->f[SA_F_futex_wait_result].v != R_EAGAIN) {
-			if (rt->fx_addr != addr)
-				rt->fx_addr = addr, rt->fx_n = 0;
+			int64_t slept = e->f[SA_F_futex_wait_slept_ns].v;
+			if (rt->fx_addr != addr) {
+				rt->fx_addr = addr;
+				rt->fx_n = 0;
+				rt->fx_first = e->ts - (slept > 0 ? slept : 0);
+			}
 			rt->fx_n++;
 		}
 	} else if (fx) {
@@ -353,6 +441,9 @@ void sa_spin_replay_fold(struct sa_model *m, uint32_t ci, uint32_t oi)
 		d->timeouts += a->timeouts;
 		d->no_wake += a->no_wake;
 		d->approx += a->approx;
+		d->ran_out += a->ran_out;
+		d->ran_out_near += a->ran_out_near;
+		d->held_off += a->held_off;
 		d->rec_spun += a->rec_spun;
 		d->rec_sleeps += a->rec_sleeps;
 		d->rec_spin_ns += a->rec_spin_ns;
@@ -427,6 +518,28 @@ static int same(const struct sa_sr_total *a, const struct sa_sr_total *b, int cp
 	return a->spun == b->spun && a->sleeps == b->sleeps && (!cpu || a->spin_ns == b->spin_ns);
 }
 
+/* The setting the trace's first process ran with, as a replayed setting
+ * (-1: not on the ladder, or unknown). Unset is told from an explicit
+ * bail:100 by its mutexes: only explicit settings make all of them spin. */
+static int recorded_setting(const struct sa_model *m)
+{
+	for (uint32_t i = 0; i < m->nprocs; i++) {
+		const struct sa_proc *p = &m->procs[i];
+		if (!p->have_start)
+			continue;
+		if (p->spin_mode == ST_SPIN_MODE_NONE)
+			return SA_SR_NONE;
+		if (p->have_mutex_spin && !p->all_mutexes_spin && p->spin_mode == ST_SPIN_MODE_BAIL &&
+		    p->spin_limit == SA_SR_DEFAULT_COUNT)
+			return SA_SR_DEFAULT;
+		for (unsigned k = 0; k < SA_SR_RUNGS; k++)
+			if (p->spin_limit == SA_SR_COUNT0 << k)
+				return (int)((p->spin_mode == ST_SPIN_MODE_FULL ? SA_SR_FULL0 : SA_SR_BAIL0) + k);
+		return -1;
+	}
+	return -1;
+}
+
 void sa_spin_replay_eval(const struct sa_model *m,
 			 int (*want)(const struct sa_sr_acc *a, void *ctx), void *ctx,
 			 struct sa_sr_eval *ev)
@@ -447,6 +560,9 @@ void sa_spin_replay_eval(const struct sa_model *m,
 			ev->timeouts += a->timeouts;
 			ev->no_wake += a->no_wake;
 			ev->approx += a->approx;
+			ev->ran_out += a->ran_out;
+			ev->ran_out_near += a->ran_out_near;
+			ev->held_off += a->held_off;
 			ev->rec_spun += a->rec_spun;
 			ev->rec_sleeps += a->rec_sleeps;
 			ev->rec_spin_ns += a->rec_spin_ns;
@@ -486,8 +602,15 @@ void sa_spin_replay_eval(const struct sa_model *m,
 		if (half[h][ev->rec].score > half[h][ev->best_half[h]].score * (1 + SA_SR_MARGIN))
 			agree = 0;
 	}
-	ev->confidence = agree && ev->waits >= 1000 ? "high"
-			 : agree && ev->waits >= 100 ? "medium" : "low";
+	ev->agree = agree;
+	ev->recorded = recorded_setting(m);
+	ev->reproduces = 1;
+	if (ev->recorded >= 0) {
+		uint64_t p = ev->s[ev->recorded].sleeps, q = ev->rec_sleeps, d = p > q ? p - q : q - p;
+		ev->reproduces = d <= 5 || d * 10 <= q;
+	}
+	ev->confidence = agree && ev->reproduces && ev->waits >= 1000 ? "high"
+			 : agree && ev->reproduces && ev->waits >= 100 ? "medium" : "low";
 	/* The last rung that spins or sleeps a wait otherwise than the one
 	 * before (beyond it a longer budget only costs CPU). */
 	for (ev->last_rung = SA_SR_RUNGS - 1; ev->last_rung > 0; ev->last_rung--) {

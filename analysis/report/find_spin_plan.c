@@ -95,6 +95,8 @@ void sa_findings_spin_plan(struct sa_fb *f)
 	sa_finding_say(f, "Confidence %s: %s waits, the choice %s%s.", ev.confidence,
 		       sa_fmt_count(a, sizeof(a), ev.waits),
 		       ev.agree ? "holds on both halves of them" : "differs between their halves",
-		       ev.wake_assumed ? "; no wait slept once, the wake latency is assumed" : "");
+		       ev.wake_assumed ? "; the wake latency is assumed (no wait that slept once "
+					 "had its release traced before its end)"
+				       : "");
 	sa_finding_done(f, c);
 }

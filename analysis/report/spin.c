@@ -165,7 +165,7 @@ void sa_spin_plan_build(const struct sa_model *m, const struct sa_report_opts *o
 		      sa_spin_replay_pause_ns(m) > 0 ? sa_spin_replay_pause_ns(m) : SA_SR_PAUSE_NS,
 		      sa_spin_replay_pause_ns(m) > 0 ? "" : " (assumed: no loop of 16 or more)",
 		      sa_fmt_ns(a, sizeof(a), (double)all.wake_ns),
-		      all.wake_assumed ? " (assumed: no wait slept once)" : " (median, waits that slept once)");
+		      all.wake_assumed ? " (assumed: no wait that slept once had its release traced before its end)" : " (median, waits that slept once)");
 	if (all.no_wake || all.approx)
 		sa_table_note(t, "%llu waits slept with no wake traced after their spin, %llu with "
 			      "their first wake out of the ring: their free moment is their end "

@@ -126,7 +126,8 @@ struct sa_sr_eval {
 	struct sa_sr_total s[SA_SR_N];
 	unsigned best;            /* lowest score (ties: the first: less spinning) */
 	unsigned second;          /* the best of the settings predicting otherwise */
-	unsigned rec;             /* the default, unless another beats it by SA_SR_MARGIN */
+	unsigned rec;             /* the default, unless the best beats it by SA_SR_MARGIN, or
+	                             dominates it (no more wait, futex waits; half the spin) */
 	unsigned best_half[2];    /* the same choice on each half of the waits */
 	double gain;              /* 1 - score(rec) / score(default) */
 	double gap;               /* score(second) / score(best) - 1 */

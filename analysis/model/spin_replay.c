@@ -585,8 +585,12 @@ void sa_spin_replay_eval(const struct sa_model *m,
 	score(half[1]);
 	ev->best = best_of(ev->s);
 	const struct sa_sr_total *d = &ev->s[SA_SR_DEFAULT];
-	ev->rec = d->score <= ev->s[ev->best].score * (1 + SA_SR_MARGIN) ? SA_SR_DEFAULT
-									  : ev->best;
+	const struct sa_sr_total *b = &ev->s[ev->best];
+	/* The best, if it beats the default by the margin, or dominates it:
+	 * no more waiting or futex waits, and at most half its spinning. */
+	int dominates = b->wait_ns <= d->wait_ns && b->sleeps <= d->sleeps &&
+			b->spin_ns * 2 <= d->spin_ns;
+	ev->rec = d->score > b->score * (1 + SA_SR_MARGIN) || dominates ? ev->best : SA_SR_DEFAULT;
 	ev->gain = d->score > 0 ? 1 - ev->s[ev->rec].score / d->score : 0;
 	ev->second = ev->best;
 	for (unsigned s = 0; s < SA_SR_N; s++)

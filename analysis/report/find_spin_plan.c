@@ -70,13 +70,17 @@ void sa_findings_spin_plan(struct sa_fb *f)
 		snprintf(try_, sizeof(try_), "SYNCTRACE_SPIN=%s", sa_sr_name(ev.rec, b, sizeof(b)));
 		sa_cell_str(&c[SA_FND_TRY], try_);
 		sa_finding_say(f, "%s predicts %s futex waits (the default %s), waiting %s (%s) and "
-			       "spin CPU %s (%s): %.0f %% less than the default. ", try_,
-			       sa_fmt_count(c1, sizeof(c1), r->sleeps),
+			       "spin CPU %s (%s): ", try_, sa_fmt_count(c1, sizeof(c1), r->sleeps),
 			       sa_fmt_count(c2, sizeof(c2), d->sleeps),
 			       sa_fmt_ns(c3, sizeof(c3), (double)r->wait_ns),
 			       sa_fmt_ns(a, sizeof(a), (double)d->wait_ns),
 			       sa_fmt_ns(b, sizeof(b), (double)r->spin_ns),
-			       sa_fmt_ns((char[32]){ 0 }, 32, (double)d->spin_ns), 100.0 * ev.gain);
+			       sa_fmt_ns((char[32]){ 0 }, 32, (double)d->spin_ns));
+		if (ev.gain >= SA_SR_MARGIN)
+			sa_finding_say(f, "%.1f %% less wait + spin CPU than the default. ",
+				       100.0 * ev.gain);
+		else
+			sa_finding_say(f, "no more waiting than the default, for less spinning. ");
 	}
 	if (ev.second != ev.best)
 		sa_finding_say(f, "Next best %s, %.1f %% worse. ", sa_sr_name(ev.second, b, sizeof(b)),

@@ -588,7 +588,7 @@ void sa_spin_replay_eval(const struct sa_model *m,
 	const struct sa_sr_total *b = &ev->s[ev->best];
 	/* The best, if it beats the default by the margin, or dominates it:
 	 * no more waiting or futex waits, and at most half its spinning. */
-	int dominates = b->wait_ns <= d->wait_ns && b->sleeps <= d->sleeps &&
+	int dominates = b->wait_ns <= d->wait_ns && b->sleeps <= d->sleeps && d->spin_ns &&
 			b->spin_ns * 2 <= d->spin_ns;
 	ev->rec = d->score > b->score * (1 + SA_SR_MARGIN) || dominates ? ev->best : SA_SR_DEFAULT;
 	ev->gain = d->score > 0 ? 1 - ev->s[ev->rec].score / d->score : 0;

@@ -32,7 +32,8 @@ void sa_findings_spin_plan(struct sa_fb *f)
 	char a[32], b[32], c1[32], c2[32], c3[32];
 	sa_spin_verdict(f->m, &v);
 	sa_spin_replay_eval(f->m, NULL, NULL, &ev);
-	if (v.code == SA_SPIN_NO_LOOPS && !ev.waits)
+	/* Nothing spun and nothing to change: nothing to say. */
+	if (v.code == SA_SPIN_NO_LOOPS && (!ev.waits || ev.rec == SA_SR_DEFAULT))
 		return;
 	struct sa_cell *c = sa_finding_row(f, "spin");
 	if (!c)
@@ -56,20 +57,20 @@ void sa_findings_spin_plan(struct sa_fb *f)
 	sa_finding_say(f, "Replaying %s waits: ", sa_fmt_count(a, sizeof(a), ev.waits));
 	if (ev.rec == SA_SR_DEFAULT) {
 		sa_finding_say(f, "leave SYNCTRACE_SPIN unset: ");
-		if (ev.best == SA_SR_DEFAULT)
+		if (ev.best == SA_SR_DEFAULT || ev.s[ev.best].score >= d->score)
 			sa_finding_say(f, "the default is the best setting replayed");
 		else
 			sa_finding_say(f, "no setting beats the default by %.0f %% (best %s, %.1f %% "
 				       "better)", 100.0 * SA_SR_MARGIN, sa_sr_name(ev.best, b, sizeof(b)),
 				       d->score > 0 ? 100.0 * (1 - ev.s[ev.best].score / d->score) : 0.0);
-		sa_finding_say(f, "; it predicts %s futex waits, %s recorded. ",
+		sa_finding_say(f, "; it predicts %s futex wait(s), %s recorded. ",
 			       sa_fmt_count(c1, sizeof(c1), d->sleeps),
 			       sa_fmt_count(c2, sizeof(c2), ev.rec_sleeps));
 	} else {
 		char try_[48];
 		snprintf(try_, sizeof(try_), "SYNCTRACE_SPIN=%s", sa_sr_name(ev.rec, b, sizeof(b)));
 		sa_cell_str(&c[SA_FND_TRY], try_);
-		sa_finding_say(f, "%s predicts %s futex waits (the default %s), waiting %s (%s) and "
+		sa_finding_say(f, "%s predicts %s futex wait(s) (the default %s), waiting %s (%s) and "
 			       "spin CPU %s (%s): ", try_, sa_fmt_count(c1, sizeof(c1), r->sleeps),
 			       sa_fmt_count(c2, sizeof(c2), d->sleeps),
 			       sa_fmt_ns(c3, sizeof(c3), (double)r->wait_ns),

@@ -132,14 +132,20 @@ struct sa_sr_eval {
 	double gain;              /* 1 - score(rec) / score(default) */
 	double gap;               /* score(second) / score(best) - 1 */
 	int agree;                /* rec is within SA_SR_MARGIN of the best on both halves */
+	int overloaded;           /* wake_ns > SA_SR_OVERLOAD_NS (measured, not assumed) */
 	int recorded;             /* the setting the first process ran with, -1: off the ladder */
 	int reproduces;           /* replayed at it, the futex waits are within 10 % (or 5) of
 	                             those recorded (1 when recorded is -1) */
 	const char *confidence;   /* "high" (agree, reproduces, 1000 waits), "medium" (agree,
-	                             reproduces, 100), "low" */
+	                             reproduces, 100), "low" (and whenever overloaded) */
 	unsigned last_rung;       /* beyond it no setting predicts anything new */
 };
 #define SA_SR_MARGIN 0.02
+/* A wake latency above this: woken threads waited for a CPU (a loaded
+ * machine), where a spinner competes with the thread it waits for, which
+ * the replay does not see: it then recommends no setting that spins more
+ * than the default. */
+#define SA_SR_OVERLOAD_NS 100000
 /* want(acc, ctx) selects the accumulators (NULL: all). */
 void sa_spin_replay_eval(const struct sa_model *m,
 			 int (*want)(const struct sa_sr_acc *a, void *ctx), void *ctx,

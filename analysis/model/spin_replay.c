@@ -7,6 +7,7 @@
  * wait it began (sa_model_wait_begins), with how many others were already
  * waiting on that object. Per object: the last SR_RING futex wakes (time,
  * waker), the threads waiting on it, and its accumulators by wait kind. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -583,6 +584,12 @@ void sa_spin_replay_eval(const struct sa_model *m,
 	score(ev->s);
 	score(half[0]);
 	score(half[1]);
+	/* Loaded: no more spinning than the default on the replay's word. */
+	ev->overloaded = !ev->wake_assumed && ev->wake_ns > SA_SR_OVERLOAD_NS;
+	if (ev->overloaded)
+		for (unsigned s = 0; s < SA_SR_N; s++)
+			if (ev->s[s].spin_ns > ev->s[SA_SR_DEFAULT].spin_ns)
+				ev->s[s].score = INFINITY;
 	ev->best = best_of(ev->s);
 	const struct sa_sr_total *d = &ev->s[SA_SR_DEFAULT];
 	const struct sa_sr_total *b = &ev->s[ev->best];
@@ -595,6 +602,7 @@ void sa_spin_replay_eval(const struct sa_model *m,
 	ev->second = ev->best;
 	for (unsigned s = 0; s < SA_SR_N; s++)
 		if (!same(&ev->s[s], &ev->s[ev->best], 1) &&
+		    isfinite(ev->s[s].score) &&
 		    (ev->second == ev->best || ev->s[s].score < ev->s[ev->second].score))
 			ev->second = s;
 	ev->gap = ev->second != ev->best && ev->s[ev->best].score > 0
@@ -613,8 +621,9 @@ void sa_spin_replay_eval(const struct sa_model *m,
 		uint64_t p = ev->s[ev->recorded].sleeps, q = ev->rec_sleeps, d = p > q ? p - q : q - p;
 		ev->reproduces = d <= 5 || d * 10 <= q;
 	}
-	ev->confidence = agree && ev->reproduces && ev->waits >= 1000 ? "high"
-			 : agree && ev->reproduces && ev->waits >= 100 ? "medium" : "low";
+	int sound = agree && ev->reproduces && !ev->overloaded;
+	ev->confidence = sound && ev->waits >= 1000 ? "high" : sound && ev->waits >= 100 ? "medium"
+											 : "low";
 	/* The last rung that spins or sleeps a wait otherwise than the one
 	 * before (beyond it a longer budget only costs CPU). */
 	for (ev->last_rung = SA_SR_RUNGS - 1; ev->last_rung > 0; ev->last_rung--) {

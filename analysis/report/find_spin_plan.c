@@ -32,8 +32,8 @@ void sa_findings_spin_plan(struct sa_fb *f)
 	char a[32], b[32], c1[32], c2[32], c3[32];
 	sa_spin_verdict(f->m, &v);
 	sa_spin_replay_eval(f->m, NULL, NULL, &ev);
-	/* Nothing spun and nothing to change: nothing to say. */
-	if (v.code == SA_SPIN_NO_LOOPS && (!ev.waits || ev.rec == SA_SR_DEFAULT))
+	/* Nothing spun, nothing to change, no warning: nothing to say. */
+	if (v.code == SA_SPIN_NO_LOOPS && (!ev.waits || (ev.rec == SA_SR_DEFAULT && !ev.overloaded)))
 		return;
 	struct sa_cell *c = sa_finding_row(f, "spin");
 	if (!c)
@@ -97,6 +97,12 @@ void sa_findings_spin_plan(struct sa_fb *f)
 			       "their end (the releaser waited for the spinner's CPU?): replayed so. ",
 			       sa_fmt_count(c1, sizeof(c1), ev.ran_out_near),
 			       sa_fmt_count(c2, sizeof(c2), ev.ran_out));
+	if (ev.overloaded)
+		sa_finding_say(f, "Woken threads waited %s (median) for a CPU: on a machine this "
+			       "loaded a spinner competes with the thread it waits for, which the "
+			       "replay does not see: it recommends no setting that spins more than the "
+			       "default. ",
+			       sa_fmt_ns(c1, sizeof(c1), (double)ev.wake_ns));
 	sa_finding_say(f, "Confidence %s: %s waits, the choice %s%s.", ev.confidence,
 		       sa_fmt_count(a, sizeof(a), ev.waits),
 		       ev.agree ? "holds on both halves of them" : "differs between their halves",

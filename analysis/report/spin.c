@@ -171,6 +171,11 @@ void sa_spin_plan_build(const struct sa_model *m, const struct sa_report_opts *o
 			      "their first wake out of the ring: their free moment is their end "
 			      "(late, at the contention level)", (unsigned long long)all.no_wake,
 			      (unsigned long long)all.approx);
+	if (all.overloaded)
+		sa_table_note(t, "woken threads waited %s (median) for a CPU: a loaded machine, "
+			      "where spinning competes with the thread waited for; the replay does "
+			      "not see that, so no setting spinning more than the default is "
+			      "recommended", sa_fmt_ns(b, sizeof(b), (double)all.wake_ns));
 	sa_table_note(t, "recommended: %s%s (confidence %s; best %s, next %s %.1f %% "
 		      "worse; free within %s at the longest)",
 		      all.rec == SA_SR_DEFAULT ? "SYNCTRACE_SPIN unset" : "SYNCTRACE_SPIN=",

@@ -243,6 +243,28 @@ static void held_off_after_two(void)
 	PRED(SA_SR_NONE, 0, 3, 0, 3 * 950);
 }
 
+/* A wake latency of 200 us: woken threads waited for a CPU; the replay
+ * says its gains are optimistic, and its confidence is low. */
+static void overload_lowers_confidence(void)
+{
+	start();
+	requested(1000, 101);
+	loop(1300, 101, A, 30, ST_SPIN_OUTCOME_GAVE_UP);
+	wake(2000, P, A);
+	slept(202000, 101, A, 200600);
+	acquired(202100, 101, ST_MUTEX_HOW_SLEEP, 1, 201100);
+	eval();
+	CHECK_EQ(ev.wake_ns, 200100);
+	CHECK_EQ(ev.overloaded, 1);
+	CHECK(!strcmp(ev.confidence, "low"));
+	/* F 1000, grace 100: bail:100 (1000 ns) takes it spinning for 900,
+	 * as the default does; longer budgets spin no more, but none spins
+	 * less and waits F + ... as recorded: the choice is among those
+	 * spinning no more than the default. */
+	CHECK(ev.s[ev.rec].spin_ns <= ev.s[SA_SR_DEFAULT].spin_ns);
+	PRED(SA_SR_DEFAULT, 1, 0, 900, 1000);
+}
+
 /* A timed-out wait is counted, not replayed. */
 static void timeout_not_replayed(void)
 {
@@ -294,7 +316,8 @@ static const struct {
 } cases[] = {
 #define C(x) { #x, x }
 	C(spin_or_sleep_per_budget), C(default_normal_mutex), C(bail_sees_sleepers),
-	C(handoff_adapts), C(held_off_after_two), C(timeout_not_replayed), C(folds_into_class),
+	C(handoff_adapts), C(held_off_after_two), C(overload_lowers_confidence),
+	C(timeout_not_replayed), C(folds_into_class),
 	C(report_says_it),
 };
 

@@ -5,7 +5,7 @@
 #        (normally through `./synctrace.sh bench [ARGS...]`, which builds and
 #        starts a private LTTng session daemon for the traced modes)
 #   NAMES      experiments, default all: twoqueue throughput spin timedrace overhead
-#              families
+#              families spinplan
 #   -r N, N    repeats (default 5); a bare number is the repeat count
 #   -o DIR     results folder (default BUILD_DIR/bench-results, or $ST_BENCH_RESULTS)
 #   --scale F  multiply every timed workload's duration by F (--long: 5)
@@ -34,7 +34,7 @@ shift
 reps=5
 scale=1
 out=${ST_BENCH_RESULTS:-$build/bench-results}
-all=(twoqueue throughput spin timedrace overhead families)
+all=(twoqueue throughput spin timedrace overhead families spinplan)
 names=()
 while [ $# -gt 0 ]; do
 	case $1 in

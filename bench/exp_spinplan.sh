@@ -12,7 +12,7 @@
 # Workloads: the LIFO stress (4 threads) and both two-queue variants.
 exp_spinplan() {
 	local d n w label cmd rec dir mode key pairs
-	d=$(dur 0.4)
+	d=$(dur 1)
 	n=${ST_SPINPLAN_N:-400000}
 	pairs=${ST_SPINPLAN_TRACE_PAIRS:-3}
 	say ""
@@ -35,7 +35,7 @@ exp_spinplan() {
 		rec=$(cells findings kind try verdict <"$tmp/plan.json" | awk -F'\t' '$1 == "spin" {print $2}')
 		rec=${rec#SYNCTRACE_SPIN=}
 		local tested=$rec why="recommended"
-		if [ -z "$rec" ] || [ "$rec" = - ]; then
+		if [ -z "$rec" ] || [ "$rec" = - ] || [ "$rec" = null ]; then
 			# unset recommended: test the best other setting instead
 			tested=$(plan_best_other "$tmp/plan.json")
 			why="best other (the recommendation: leave it unset)"

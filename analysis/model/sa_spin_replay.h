@@ -80,6 +80,20 @@ struct sa_sr_pred {
 	uint64_t added;   /* waits that did not sleep and would (each waits L more) */
 };
 
+/* The counts of a set of waits, in an accumulator and in an evaluation:
+ *   waits         replayed
+ *   timeouts      timed out: not replayed
+ *   no_wake       slept, no wake traced after its spin before its end: F = its end
+ *   approx        slept, its first wake fell out of the ring: F late
+ *   ran_out       recorded spins that ran out, then slept till a traced wake
+ *   ran_out_near  ... that wake right after the spin (held the releaser off?)
+ *   held_off      waits replayed as held off (see above)
+ *   rec_*         as recorded: waits that did not sleep, futex waits, spin and wait ns */
+#define SA_SR_COUNTERS(X) \
+	X(waits) X(timeouts) X(no_wake) X(approx) X(ran_out) X(ran_out_near) X(held_off) \
+	X(rec_spun) X(rec_sleeps) X(rec_spin_ns) X(rec_wait_ns)
+#define SA_SR_FIELD(f) uint64_t f;
+
 /* Per object and wait kind (a mutex's lock waits and its condvar relocks
  * apart); p[h]: the waits of even (h 0) and odd (h 1) rank, for a check
  * that the data agrees with itself. */
@@ -87,14 +101,7 @@ struct sa_sr_acc {
 	struct sa_sr_acc *next;
 	uint32_t oi;
 	enum sa_wait_kind kind;
-	uint64_t waits;        /* replayed */
-	uint64_t timeouts;     /* timed out: not replayed */
-	uint64_t no_wake;      /* slept, no wake traced after its spin: F = its end */
-	uint64_t approx;       /* slept, its first wake fell out of the ring: F late */
-	uint64_t ran_out;      /* recorded spins that ran out, then slept till a traced wake */
-	uint64_t ran_out_near; /* ... that wake right after the spin (held the releaser off?) */
-	uint64_t held_off;     /* waits replayed as held off (see above) */
-	uint64_t rec_spun, rec_sleeps, rec_spin_ns, rec_wait_ns; /* as recorded */
+	SA_SR_COUNTERS(SA_SR_FIELD)
 	struct sa_dist free_ns; /* F */
 	struct sa_dist wake_ns; /* wait - F of the waits that slept once */
 	struct sa_sr_pred p[2][SA_SR_N];
@@ -118,8 +125,7 @@ struct sa_sr_total {
 	double score;
 };
 struct sa_sr_eval {
-	uint64_t waits, timeouts, no_wake, approx, ran_out, ran_out_near, held_off;
-	uint64_t rec_spun, rec_sleeps, rec_spin_ns, rec_wait_ns;
+	SA_SR_COUNTERS(SA_SR_FIELD)
 	uint64_t free_max_ns;     /* the longest F: no budget beyond it helps */
 	uint64_t wake_ns;         /* L of the set (its waits' median, else the trace's) */
 	int wake_assumed;         /* no wait slept once: L is SA_SR_WAKE_NS */

@@ -428,6 +428,9 @@ static void obj_free(struct sr_obj *ro)
 	free(ro);
 }
 
+#define SR_ADD(f) d->f += a->f;
+#define SR_ADD_EV(f) ev->f += a->f;
+
 void sa_spin_replay_fold(struct sa_model *m, uint32_t ci, uint32_t oi)
 {
 	struct sa_spin_replay *r = m->replay;
@@ -438,17 +441,7 @@ void sa_spin_replay_fold(struct sa_model *m, uint32_t ci, uint32_t oi)
 		struct sa_sr_acc *d = acc_of(m, dst, ci, a->kind);
 		if (!d)
 			break;
-		d->waits += a->waits;
-		d->timeouts += a->timeouts;
-		d->no_wake += a->no_wake;
-		d->approx += a->approx;
-		d->ran_out += a->ran_out;
-		d->ran_out_near += a->ran_out_near;
-		d->held_off += a->held_off;
-		d->rec_spun += a->rec_spun;
-		d->rec_sleeps += a->rec_sleeps;
-		d->rec_spin_ns += a->rec_spin_ns;
-		d->rec_wait_ns += a->rec_wait_ns;
+		SA_SR_COUNTERS(SR_ADD)
 		if (sa_dist_merge(&d->free_ns, &a->free_ns) || sa_dist_merge(&d->wake_ns, &a->wake_ns))
 			m->oom = 1;
 		for (unsigned h = 0; h < 2; h++)
@@ -557,17 +550,7 @@ void sa_spin_replay_eval(const struct sa_model *m,
 		for (const struct sa_sr_acc *a = r->o[oi] ? r->o[oi]->acc : NULL; a; a = a->next) {
 			if (want && !want(a, ctx))
 				continue;
-			ev->waits += a->waits;
-			ev->timeouts += a->timeouts;
-			ev->no_wake += a->no_wake;
-			ev->approx += a->approx;
-			ev->ran_out += a->ran_out;
-			ev->ran_out_near += a->ran_out_near;
-			ev->held_off += a->held_off;
-			ev->rec_spun += a->rec_spun;
-			ev->rec_sleeps += a->rec_sleeps;
-			ev->rec_spin_ns += a->rec_spin_ns;
-			ev->rec_wait_ns += a->rec_wait_ns;
+			SA_SR_COUNTERS(SR_ADD_EV)
 			if (a->free_ns.n && a->free_ns.max > ev->free_max_ns)
 				ev->free_max_ns = a->free_ns.max;
 			(void)sa_dist_merge(&lat, &a->wake_ns); /* out of memory: fewer samples */

@@ -1,6 +1,6 @@
 /* The what-if spin replay (analysis/model/sa_spin_replay.h) on synthetic
  * event streams: the predictions of each setting, exactly.
- * usage: test_spinplan_replay CASE   (one process per case, see CMakeLists)
+ * usage: test_spinplan_replay [CASE]   (tests/common/cases.h)
  * Every loop here spins 10 ns per pause, so a count of N is N x 10 ns
  * (hand-off waits: x 10 more). */
 #ifndef _GNU_SOURCE
@@ -10,12 +10,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cases.h"
 #include "check.h"
 #include "sa_model.h"
 #include "sa_report.h"
 #include "sa_spin_replay.h"
 
 static struct sa_model *m;
+
+/* Each case on a model of its own (all of them run in one process when
+ * no case is named). */
+static void fresh(void)
+{
+	sa_model_free(m);
+	m = sa_model_new();
+	CHECK(m);
+}
 
 #include "sa_feed.h"
 #define feed(...) sa_test_feed(m, __VA_ARGS__)
@@ -40,6 +50,7 @@ static unsigned rung(int n)
  * mutexes only), and an adaptive mutex A. */
 static void start(void)
 {
+	fresh();
 	feed(SA_EV_meta_start, 1, P, P, "format_major", I(2), "format_minor", I(0), "level", I(1),
 	     "spin_mode", I(ST_SPIN_MODE_BAIL), "spin_limit", I(100), NULL);
 	feed(SA_EV_meta_config, 2, P, P, "sem_max_mode", I(0), "sem_max", I(-1),
@@ -149,6 +160,7 @@ static void spin_or_sleep_per_budget(void)
  * waits. */
 static void default_normal_mutex(void)
 {
+	fresh();
 	feed(SA_EV_meta_start, 1, P, P, "format_major", I(2), "format_minor", I(0), "level", I(1),
 	     "spin_mode", I(ST_SPIN_MODE_BAIL), "spin_limit", I(100), NULL);
 	feed(SA_EV_mutex_init, 3, P, P, "obj", I(A), "caller", I(0x400), "kind", I(0), NULL);
@@ -310,32 +322,16 @@ static void report_says_it(void)
 	free(buf);
 }
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} cases[] = {
-#define C(x) { #x, x }
-	C(spin_or_sleep_per_budget), C(default_normal_mutex), C(bail_sees_sleepers),
-	C(handoff_adapts), C(held_off_after_two), C(overload_lowers_confidence),
-	C(timeout_not_replayed), C(folds_into_class),
-	C(report_says_it),
+static const struct st_case st_cases[] = {
+	ST_CASE(spin_or_sleep_per_budget),
+	ST_CASE(default_normal_mutex),
+	ST_CASE(bail_sees_sleepers),
+	ST_CASE(handoff_adapts),
+	ST_CASE(held_off_after_two),
+	ST_CASE(overload_lowers_confidence),
+	ST_CASE(timeout_not_replayed),
+	ST_CASE(folds_into_class),
+	ST_CASE(report_says_it),
 };
 
-int main(int argc, char **argv)
-{
-	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		if (argc > 1 && strcmp(argv[1], cases[i].name))
-			continue;
-		m = sa_model_new();
-		CHECK(m);
-		cases[i].fn();
-		sa_model_free(m);
-		if (argc > 1)
-			return 0;
-	}
-	if (argc > 1) {
-		fprintf(stderr, "no case %s\n", argv[1]);
-		return 2;
-	}
-	return 0;
-}
+ST_MAIN()

@@ -24,11 +24,11 @@
  *       slept once; SA_SR_WAKE_NS when none did). L is applied when the
  *       replay is evaluated (added: how many waits take it).
  * Each wait is replayed alone: the others keep their recorded timing. But
- * when most recorded spins on an object that ran out (two at least) were
- * followed by the release right after their end (within 2 us or a quarter
- * of the spin), the spinner seems to hold its releaser off (one CPU for
- * both): from then on a spin there never reaches the release, it comes
- * after the spin, F + T.
+ * when most recorded spins that ran out (two at least, on the object or in
+ * the whole trace) were followed by the release right after their end
+ * (within 2 us or a quarter of the spin), spinners seem to hold their
+ * releasers off (one CPU for both): from then on a spin never reaches the
+ * release, it comes after the spin, F + T.
  * The runtime's adaptive budgets (hand-off waits per object, relocks per
  * thread: src/wait/wait.h) are replayed per setting.
  * Timed-out waits are counted, not replayed. Streaming: state per thread

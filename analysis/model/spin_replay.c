@@ -50,6 +50,7 @@ struct sa_spin_replay {
 	struct sr_obj **o;   /* by object index, made on first use, freed when it folds */
 	uint32_t no;
 	uint64_t pause_it, pause_ns;  /* loops of 16 pauses or more */
+	uint64_t ran_out, ran_out_near; /* every object's (sa_sr_acc) */
 	struct sa_dist wake_ns;       /* every acc's wake_ns */
 };
 
@@ -185,11 +186,11 @@ static uint64_t near_ns(uint64_t spin)
 	return spin / 4 > SR_NEAR_NS ? spin / 4 : SR_NEAR_NS;
 }
 
-/* Do the spins of a ran out and were released right after, mostly (two
- * at least)? Then spinning holds the releaser off here. */
-static int interferes(const struct sa_sr_acc *a)
+/* Did most spins that ran out (two at least) see the release right after
+ * them? Then spinning holds the releaser off. */
+static int interferes(uint64_t ran_out, uint64_t near)
 {
-	return a->ran_out_near >= 2 && a->ran_out_near * 2 > a->ran_out;
+	return near >= 2 && near * 2 > ran_out;
 }
 
 static double pause_ns(const struct sa_spin_replay *r)
@@ -280,8 +281,11 @@ static void replay(struct sa_model *m, struct sa_spin_replay *r, int64_t now)
 			/* A spin that ran out, and the release right after it: the
 			 * releaser may have waited for the spinner's CPU. */
 			if (loop && outcome == ST_SPIN_OUTCOME_GAVE_UP) {
+				int near = (uint64_t)(w - lp_end) <= near_ns(spin);
 				a->ran_out++;
-				a->ran_out_near += (uint64_t)(w - lp_end) <= near_ns(spin);
+				a->ran_out_near += near;
+				r->ran_out++;
+				r->ran_out_near += near;
 			}
 			if (sleeps == 1) {
 				sa_dist_add(&a->wake_ns, ns - free_ns);
@@ -304,9 +308,11 @@ static void replay(struct sa_model *m, struct sa_spin_replay *r, int64_t now)
 	/* Hand-off waits adapt per object, relocks per thread (wait.h). */
 	int *hint = handoff(k) ? ro->misses : k == SA_WAIT_COND_RELOCK ? rt->relock_misses : NULL;
 	int max = handoff(k) ? SR_HANDOFF_MISSES : SR_RELOCK_MISSES;
-	/* Once its spins are seen holding the releaser off, a spin never
-	 * reaches the release: the release follows the spin's end. */
-	int held_off = interferes(a);
+	/* Once spins are seen holding their releasers off, here or on any
+	 * object (the CPUs are what they share), a spin never reaches the
+	 * release: the release follows the spin's end. */
+	int held_off = interferes(a->ran_out, a->ran_out_near) ||
+		       interferes(r->ran_out, r->ran_out_near);
 	a->held_off += held_off;
 	for (unsigned s = 0; s < SA_SR_N; s++) {
 		uint64_t t = budget_ns(s, mult, dflt, others > 0, pause);

@@ -255,6 +255,48 @@ static void held_off_after_two(void)
 	PRED(SA_SR_NONE, 0, 3, 0, 3 * 950);
 }
 
+/* The evidence counts trace-wide: after two waits on A held their
+ * releaser off, a wait on mutex B (spin 400 ns, acquired: F 400, grace 0)
+ * is replayed held off too: bail:50 (500 ns) spins it out and sleeps,
+ * waiting F + 500 and then its wake latency. */
+#define B 0x3000
+static void held_off_anywhere(void)
+{
+	start();
+	feed(SA_EV_mutex_init, 4, P, P, "obj", I(B), "caller", I(0x410), "kind", I(3), NULL);
+	for (int i = 0; i < 2; i++) {
+		int64_t b = 10000 * (i + 1);
+		requested(b, 101);
+		loop(b + 500, 101, A, 40, ST_SPIN_OUTCOME_GAVE_UP);
+		wake(b + 700, P, A);
+		slept(b + 900, 101, A, 300);
+		acquired(b + 950, 101, ST_MUTEX_HOW_SLEEP, 1, 950);
+	}
+	feed(SA_EV_mutex_requested, 50000, P, 102, "obj", I(B), "caller", I(0x510), "owner", I(P),
+	     "waiters", I(0), NULL);
+	loop(50400, 102, B, 40, ST_SPIN_OUTCOME_ACQUIRED);
+	feed(SA_EV_mutex_acquired, 50420, P, 102, "obj", I(B), "caller", I(0x510), "how",
+	     I(ST_MUTEX_HOW_SPIN), "spins", I(40), "sleeps", I(0), "wait_ns", I(420),
+	     "acquisitions", I(1), "contended", I(1), NULL);
+	const struct sa_sr_acc *a = NULL;
+	for (uint32_t i = 0; i < m->nobjs && !a; i++)
+		if (m->objs[i].addr == B)
+			a = sa_spin_replay_accs(m, i);
+	CHECK(a);
+	CHECK_EQ(a->waits, 1);
+	CHECK_EQ(a->ran_out, 0);
+	CHECK_EQ(a->held_off, 1);
+	const struct sa_sr_pred *p = &a->p[0][BAIL(50)];
+	CHECK_EQ(p->spun, 0);
+	CHECK_EQ(p->sleeps, 1);
+	CHECK_EQ(p->spin_ns, 500);
+	CHECK_EQ(p->wait_ns, 900);
+	CHECK_EQ(p->added, 1);
+	/* none does not spin: nothing to hold off; it sleeps, F + L. */
+	CHECK_EQ(a->p[0][SA_SR_NONE].spin_ns, 0);
+	CHECK_EQ(a->p[0][SA_SR_NONE].wait_ns, 400);
+}
+
 /* A wake latency of 200 us: woken threads waited for a CPU; the replay
  * says its gains are optimistic, and its confidence is low. */
 static void overload_lowers_confidence(void)
@@ -328,6 +370,7 @@ static const struct st_case st_cases[] = {
 	ST_CASE(bail_sees_sleepers),
 	ST_CASE(handoff_adapts),
 	ST_CASE(held_off_after_two),
+	ST_CASE(held_off_anywhere),
 	ST_CASE(overload_lowers_confidence),
 	ST_CASE(timeout_not_replayed),
 	ST_CASE(folds_into_class),

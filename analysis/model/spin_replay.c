@@ -316,11 +316,11 @@ static void replay(struct sa_model *m, struct sa_spin_replay *r, int64_t now)
 	a->held_off += held_off;
 	for (unsigned s = 0; s < SA_SR_N; s++) {
 		uint64_t t = budget_ns(s, mult, dflt, others > 0, pause);
-		int spins = !hint || adaptive_spins(&hint[s], max), outcome;
+		int spins = !hint || adaptive_spins(&hint[s], max), res;
 		if (!spins)
 			t = 0;
 		if (held_off && t) {
-			outcome = ST_SPIN_OUTCOME_GAVE_UP;
+			res = ST_SPIN_OUTCOME_GAVE_UP;
 			p[s].spin_ns += t;
 			if (sleeps) {
 				p[s].sleeps += sleeps;
@@ -331,12 +331,12 @@ static void replay(struct sa_model *m, struct sa_spin_replay *r, int64_t now)
 				p[s].added++;
 			}
 		} else if (need <= t) {
-			outcome = ST_SPIN_OUTCOME_ACQUIRED;
+			res = ST_SPIN_OUTCOME_ACQUIRED;
 			p[s].spun++;
 			p[s].spin_ns += need;
 			p[s].wait_ns += free_ns;
 		} else {
-			outcome = t ? ST_SPIN_OUTCOME_GAVE_UP : ST_SPIN_OUTCOME_NOT;
+			res = t ? ST_SPIN_OUTCOME_GAVE_UP : ST_SPIN_OUTCOME_NOT;
 			p[s].spin_ns += t;
 			if (sleeps) {
 				p[s].sleeps += sleeps;
@@ -348,7 +348,7 @@ static void replay(struct sa_model *m, struct sa_spin_replay *r, int64_t now)
 			}
 		}
 		if (hint)
-			adaptive_done(&hint[s], max, outcome);
+			adaptive_done(&hint[s], max, res);
 	}
 }
 

@@ -234,10 +234,9 @@ static void handoff_adapts(void)
  * the second on, a spin is replayed as holding the releaser off. Three
  * waits at base: a 400 ns spin runs out at base + 500, asleep from base +
  * 600, the wake at base + 700, the lock at base + 950 (F 700, needs 500). */
-static void held_off_after_two(void)
+static void held_off_waits(int n)
 {
-	start();
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < n; i++) {
 		int64_t b = 10000 * (i + 1);
 		requested(b, 101);
 		loop(b + 500, 101, A, 40, ST_SPIN_OUTCOME_GAVE_UP);
@@ -245,6 +244,12 @@ static void held_off_after_two(void)
 		slept(b + 900, 101, A, 300);
 		acquired(b + 950, 101, ST_MUTEX_HOW_SLEEP, 1, 950);
 	}
+}
+
+static void held_off_after_two(void)
+{
+	start();
+	held_off_waits(3);
 	eval();
 	CHECK_EQ(ev.ran_out, 3);
 	CHECK_EQ(ev.ran_out_near, 3);
@@ -264,14 +269,7 @@ static void held_off_anywhere(void)
 {
 	start();
 	feed(SA_EV_mutex_init, 4, P, P, "obj", I(B), "caller", I(0x410), "kind", I(3), NULL);
-	for (int i = 0; i < 2; i++) {
-		int64_t b = 10000 * (i + 1);
-		requested(b, 101);
-		loop(b + 500, 101, A, 40, ST_SPIN_OUTCOME_GAVE_UP);
-		wake(b + 700, P, A);
-		slept(b + 900, 101, A, 300);
-		acquired(b + 950, 101, ST_MUTEX_HOW_SLEEP, 1, 950);
-	}
+	held_off_waits(2);
 	feed(SA_EV_mutex_requested, 50000, P, 102, "obj", I(B), "caller", I(0x510), "owner", I(P),
 	     "waiters", I(0), NULL);
 	loop(50400, 102, B, 40, ST_SPIN_OUTCOME_ACQUIRED);

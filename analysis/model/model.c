@@ -6,6 +6,7 @@
 #include "sa_config.h"
 #include "sa_model.h"
 #include "sa_symbols.h"
+#include "sa_spin_replay.h"
 
 /* The families (sa_family.h), by object type, and by event id. */
 static const struct sa_family *const families[SA_OBJ_NTYPES] = {
@@ -73,6 +74,7 @@ void sa_model_free(struct sa_model *m)
 		sa_wl_obj_free(o->wl);
 	}
 	sa_wl_model_free(&m->wl);
+	sa_spin_replay_free(m->replay);
 	for (unsigned i = 0; i < m->ntraces; i++)
 		free(m->trace_names[i]);
 	free(m->trace_names);
@@ -565,6 +567,7 @@ int sa_model_feed(struct sa_model *m, const struct sa_event *e)
 		if (sa_ev_obj(e, &addr) && m->objs[t->woken_obj].addr == addr)
 			t->woken_valid = 0;
 	}
+	sa_spin_replay_feed(m, e, ti);
 	for (unsigned i = 0; i < m->nobservers; i++)
 		m->observers[i].fn(m->observers[i].ctx, m, e, pi, ti);
 	sa_model_fold_due(m);

@@ -241,6 +241,8 @@ struct sa_model {
 	unsigned nhosted;
 	/* Call sites (analysis/symbols): NULL until a statedump or stack event. */
 	struct sa_symbols *symbols;
+	/* The what-if spin replay (spin_replay.c): NULL until a wait ends. */
+	struct sa_spin_replay *replay;
 	/* Observers (debug checks, the HTML timeline): called after the model
 	 * has taken in each event of a known process, with its process and
 	 * thread indexes. They keep their own bounded state. */

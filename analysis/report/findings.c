@@ -13,7 +13,8 @@
  *                lost the object and slept again, condvar waiters woken only
  *                to wait again (find_wakes.c: the wake-outcome ledger)
  *   timeout_race whether condvar timeout races matter here
- *   spin         whether spinning pays, and the SYNCTRACE_SPIN to try
+ *   spin         how spin loops ended, and the SYNCTRACE_SPIN the what-if
+ *                replay recommends (find_spin_plan.c)
  *   no_wait      nothing waited */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -437,48 +438,6 @@ static void timeout_races(struct sa_fb *f)
 	done(f, c);
 }
 
-static void spin(struct sa_fb *f)
-{
-	struct sa_spin_verdict v;
-	char a[32];
-	sa_spin_verdict(f->m, &v);
-	if (v.code == SA_SPIN_NO_LOOPS)
-		return;
-	struct sa_cell *c = row(f, "spin");
-	if (!c)
-		return;
-	sa_cell_str(&c[SA_FND_VERDICT], v.name);
-	sa_set_u(&c[SA_FND_COUNT], v.acquired);
-	sa_set_u(&c[SA_FND_OF], v.loops);
-	sa_set_u(&c[SA_FND_WAIT], v.spin_ns);
-	if (v.try_)
-		sa_cell_str(&c[SA_FND_TRY], v.try_);
-	double pa = 100.0 * (double)v.acquired / (double)v.loops;
-	switch (v.code) {
-	case SA_SPIN_PAYS:
-		say(f, "spinning pays: %.0f %% of %s spin loops acquired before the limit.", pa,
-		    cnt(a, v.loops));
-		break;
-	case SA_SPIN_FAILS:
-		say(f, "spinning does not pay: %.0f %% of %s spin loops spun to the limit and "
-		    "slept anyway. Try: SYNCTRACE_SPIN=none (or a smaller limit).",
-		    100.0 * (double)v.gave_up / (double)v.loops, cnt(a, v.loops));
-		break;
-	case SA_SPIN_BAILS:
-		say(f, "spinning stops early: %.0f %% of %s spin loops bailed out on seeing "
-		    "sleepers. Try: SYNCTRACE_SPIN=full.",
-		    100.0 * (double)v.saw_waiters / (double)v.loops, cnt(a, v.loops));
-		break;
-	default:
-		say(f, "spinning is mixed: of %s spin loops %.0f %% acquired, %.0f %% gave up, "
-		    "%.0f %% bailed out; no setting is clearly better.", cnt(a, v.loops), pa,
-		    100.0 * (double)v.gave_up / (double)v.loops,
-		    100.0 * (double)v.saw_waiters / (double)v.loops);
-		break;
-	}
-	done(f, c);
-}
-
 void sa_findings_build(const struct sa_model *m, const struct sa_report_opts *o,
 		       struct sa_report *r)
 {
@@ -520,7 +479,6 @@ void sa_findings_build(const struct sa_model *m, const struct sa_report_opts *o,
 	}
 	sa_findings_wakes(&f);
 	timeout_races(&f);
-	spin(&f);
 	sa_findings_spin_plan(&f);
 	level_note(&f);
 }

@@ -36,6 +36,9 @@ void sa_wakes_build(const struct sa_model *m, const struct sa_report_opts *o,
 		    struct sa_report *r);
 void sa_races_build(const struct sa_model *m, const struct sa_report_opts *o,
 		    struct sa_report *r);
+/* spin.c: the what-if replay's table (spin.plan), built by sa_spin_build. */
+void sa_spin_plan_build(const struct sa_model *m, const struct sa_report_opts *o,
+			struct sa_report *r);
 void sa_spin_build(const struct sa_model *m, const struct sa_report_opts *o,
 		   struct sa_report *r);
 void sa_checks_build(const struct sa_model *m, const struct sa_report_opts *o,

@@ -288,7 +288,7 @@ static int run_live(struct live_opts *o)
 			}
 			int64_t to = (int64_t)(now_s(CLOCK_REALTIME) * 1e9);
 			for (unsigned i = 0; i < st.model->ntraces; i++)
-				sa_model_discarded(st.model, i, "skipped by synctrace top (behind)", from, to,
+				sa_model_discarded(st.model, i, "skipped by synctrace top (behind)" /* findings.c */, from, to,
 						   0, 0);
 			o->skips++;
 			o->skipped_s += gap;

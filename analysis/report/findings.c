@@ -242,21 +242,54 @@ static void level_note(struct sa_fb *f)
 	}
 }
 
+/* synctrace top's re-attachments (analysis/bt2/top.c) are discarded ranges
+ * too, named by their stream: not the tracer's loss. */
+#define SA_TOP_SKIP_STREAM "skipped by synctrace top"
+
 static void discarded(struct sa_fb *f)
 {
 	const struct sa_model *m = f->m;
 	char a[32];
 	if (!m->ndiscards)
 		return;
+	unsigned impossible = 0, skips = 0, skip_ranges = 0;
+	uint64_t skipped_ns = 0;
+	int64_t last_begin = INT64_MIN;
+	for (uint32_t i = 0; i < m->ndiscards; i++) {
+		const struct sa_discard *d = &m->discards[i];
+		if (!strncmp(d->stream, SA_TOP_SKIP_STREAM, sizeof(SA_TOP_SKIP_STREAM) - 1)) {
+			/* One range per trace for each re-attachment: count it once. */
+			skip_ranges++;
+			if (skips && d->begin == last_begin)
+				continue;
+			skips++;
+			last_begin = d->begin;
+			if (d->begin != INT64_MIN && d->end > d->begin)
+				skipped_ns += (uint64_t)(d->end - d->begin);
+			continue;
+		}
+		impossible += !d->count_known && d->raw_count;
+	}
 	struct sa_cell *c = row(f, "discarded");
 	if (!c)
 		return;
 	sa_set_u(&c[SA_FND_COUNT], m->discarded_total);
 	sa_set_u(&c[SA_FND_OF], m->ndiscards);
-	sa_cell_str(&c[SA_FND_VERDICT], m->discarded_unknown ? "at_least" : "exact");
-	unsigned impossible = 0;
-	for (uint32_t i = 0; i < m->ndiscards; i++)
-		impossible += !m->discards[i].count_known && m->discards[i].raw_count;
+	sa_cell_str(&c[SA_FND_VERDICT], skips ? "skipped" : m->discarded_unknown ? "at_least"
+									 : "exact");
+	if (skips) {
+		say(f, "the live view fell behind and skipped ahead %u time%s (about %s of the "
+		    "stream not read): counts are lower bounds; `synctrace top -o DIR` keeps the "
+		    "whole trace for an exact report", skips, skips == 1 ? "" : "s",
+		    ns(a, skipped_ns));
+		if (m->ndiscards > skip_ranges)
+			say(f, "; the tracer also discarded events in %u range%s",
+			    m->ndiscards - skip_ranges, m->ndiscards - skip_ranges == 1 ? "" : "s");
+		say(f, ".");
+		sa_cell_str(&c[SA_FND_TRY], "synctrace top -o DIR");
+		done(f, c);
+		return;
+	}
 	say(f, "the tracer discarded %s%s events in %u range%s", m->discarded_unknown ?
 	    "at least " : "", cnt(a, m->discarded_total), m->ndiscards, m->ndiscards == 1 ? "" : "s");
 	if (impossible)

@@ -171,8 +171,8 @@ int sa_top_snapshot(struct sa_top *t, const struct sa_model *m, const struct sa_
 	if (s->note)
 		fprintf(out, "note: %s\n", s->note);
 	if (sa_lower_bounds(m))
-		fputs("LOWER BOUNDS: the tracer discarded events; event-derived counts are lower "
-		      "bounds.\n", out);
+		fputs("LOWER BOUNDS: events were discarded (by the tracer, or skipped by this "
+		      "view: see the findings); event-derived counts are lower bounds.\n", out);
 
 	/* The findings build the view of waits (kept in r.view) that
 	 * waits.top and the interval ranking read too. */

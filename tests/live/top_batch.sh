@@ -80,6 +80,12 @@ grep -q 'skipped ahead [0-9]* times\?, about [0-9.]* s of events not analysed' "
 	pass "skip: said" || fail "skip: not said"
 sed -n '/^synctrace top (final)/,$p' "$T/out" | grep -q '^LOWER BOUNDS' &&
 	pass "skip: the final snapshot says lower bounds" || fail "skip: no lower bounds"
+final=$(sed -n '/^synctrace top (final)/,$p' "$T/out" | tr -s ' \n' '  ')
+case $final in *"live view fell behind and skipped ahead"*) said=1 ;; *) said=0 ;; esac
+case $final in *"the tracer discarded"*) said=0 ;; esac
+[ $said = 1 ] &&
+	pass "skip: the finding blames the view, not the tracer" ||
+	fail "skip: the finding does not say the view skipped"
 
 # --count bounds a run: the program is interrupted when the view ends
 # (SIGINT, ignored by this background job, then SIGTERM).

@@ -6,7 +6,7 @@
 #        (normally through `./synctrace.sh bench [ARGS...]`, which builds and
 #        starts a private LTTng session daemon for the traced modes)
 #   NAMES      experiments, default all: twoqueue throughput spin timedrace overhead
-#              families; not in all: parity (every row, glibc against itself too)
+#              families spinplan; not in all: parity (every row, glibc against itself too)
 #   -r N, N    repeats (default 5); a bare number is the repeat count
 #   -o DIR     results folder (default BUILD_DIR/bench-results, or $ST_BENCH_RESULTS)
 #   --scale F  multiply every timed workload's duration by F (--long: 5)
@@ -44,7 +44,7 @@ shift
 reps=5
 scale=1
 out=${ST_BENCH_RESULTS:-$build/bench-results}
-all=(twoqueue throughput spin timedrace overhead families)
+all=(twoqueue throughput spin timedrace overhead families spinplan)
 names=()
 loads=()
 while [ $# -gt 0 ]; do

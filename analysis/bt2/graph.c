@@ -110,6 +110,7 @@ int sa_graph_classes_get(struct sa_graph_classes *c, int quiet)
 	memset(c, 0, sizeof(*c));
 	c->fs = find_class("ctf", "fs", 0);
 	c->mux = find_class("utils", "muxer", 1);
+	c->live = find_class("ctf", "lttng-live", 0);
 	c->sink = bt_component_class_sink_create("report", sa_sink_consume);
 	if (!c->fs || !c->mux || !c->sink) {
 		print_bt_error("cannot set up babeltrace2 (is the ctf/utils plugin installed?)", quiet);
@@ -126,6 +127,7 @@ void sa_graph_classes_put(struct sa_graph_classes *c)
 {
 	bt_component_class_put_ref(c->fs);
 	bt_component_class_put_ref(c->mux);
+	bt_component_class_put_ref(c->live);
 	bt_component_class_sink_put_ref(c->sink);
 	memset(c, 0, sizeof(*c));
 }
@@ -257,4 +259,40 @@ out:
 	 * it, and left there it leaks. */
 	bt_current_thread_clear_error();
 	return rc;
+}
+
+bt_graph *sa_graph_live(const struct sa_graph_classes *c, struct sa_sink_state *st,
+			const char *url, int quiet)
+{
+	if (!c->live) {
+		if (!quiet)
+			fprintf(stderr, PROG ": babeltrace2's src.ctf.lttng-live is not installed\n");
+		return NULL;
+	}
+	bt_graph *g = bt_graph_create(0);
+	bt_value *params = bt_value_map_create();
+	bt_value *inputs = NULL;
+	const bt_component_source *src = NULL;
+	const bt_component_sink *sink = NULL;
+	/* "end": once the session is gone (destroyed, all of it read), the
+	 * source ends, so the view ends with the recording. */
+	if (!g || !params || bt_value_map_insert_empty_array_entry(params, "inputs", &inputs) ||
+	    bt_value_array_append_string_element(inputs, url) ||
+	    bt_value_map_insert_string_entry(params, "session-not-found-action", "end") ||
+	    bt_graph_add_source_component(g, (const bt_component_class_source *)c->live, "live",
+					  params, BT_LOGGING_LEVEL_NONE, &src) ||
+	    bt_graph_add_sink_component_with_initialize_method_data(
+		    g, c->sink, "report", NULL, st, BT_LOGGING_LEVEL_NONE, &sink) ||
+	    bt_graph_connect_ports(g, bt_component_source_borrow_output_port_by_index_const(src, 0),
+				   bt_component_sink_borrow_input_port_by_index_const(sink, 0),
+				   NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
+		char what[4200];
+		snprintf(what, sizeof(what), "%s: cannot set up the live reader", url);
+		print_bt_error(what, quiet);
+		bt_value_put_ref(params);
+		bt_graph_put_ref(g);
+		return NULL;
+	}
+	bt_value_put_ref(params);
+	return g;
 }

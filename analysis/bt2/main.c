@@ -19,6 +19,7 @@
 #include "sa_graph.h"
 #include "sa_guard.h"
 #include "sa_summaries.h"
+#include "sa_top_main.h"
 #include "sa_timeline.h"
 #include "sa_waitfor.h"
 
@@ -26,7 +27,8 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: " PROG " [--format text|json|csv|html|summary|folded|pprof|chrome]\n"
+	fprintf(f, "usage: " PROG " --live URL ... (synctrace top's live reader: --live --help)\n"
+		   "       " PROG " [--format text|json|csv|html|summary|folded|pprof|chrome]\n"
 		   "       [--sample wait|contentions|hold|wasted_wakes] [--sort wait|contended|acquisitions|hold]\n"
 		   "       [--by class|object|site] [--all] [--wide] [--top N] [--checks]\n"
 		   "       [--window START,END] [--at TIME] [--work-event EVENT[/FIELD]] [-o FILE]\n"
@@ -255,6 +257,8 @@ int main(int argc, char **argv)
 	const char *fail_on = NULL;
 	char what[4200];
 
+	if (argc > 1 && !strncmp(argv[1], "--live", 6)) /* synctrace top's reader: top.c */
+		return sa_top_main(argc, argv);
 	while ((c = getopt_long(argc, argv, "f:s:t:o:hcw:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':

@@ -11,6 +11,7 @@
 /* The component classes, found once (finding plugins loads them). */
 struct sa_graph_classes {
 	const bt_component_class *fs, *mux;
+	const bt_component_class *live; /* src.ctf.lttng-live, NULL if absent */
 	bt_component_class_sink *sink;
 };
 
@@ -29,6 +30,14 @@ void sa_graph_classes_put(struct sa_graph_classes *c);
  * still taken and cleared). */
 int sa_graph_read(const struct sa_graph_classes *c, struct sa_sink_state *st,
 		  char *const *dirs, unsigned n, int quiet);
+
+/* The live graph of `synctrace top` (analysis/bt2/top.c):
+ *   src.ctf.lttng-live (url: net://HOST:PORT/host/HOSTNAME/SESSION) →
+ *   the report sink (lttng-live orders the session's streams itself)
+ * ending when the session does. NULL (said unless quiet) when it cannot
+ * be made; run it with bt_graph_run_once, put it with bt_graph_put_ref. */
+bt_graph *sa_graph_live(const struct sa_graph_classes *c, struct sa_sink_state *st,
+			const char *url, int quiet);
 
 /* One more message for the report's "messages" (at most 16 in all). */
 void sa_graph_message(struct sa_report_opts *o, const char *fmt, ...)

@@ -37,6 +37,10 @@ struct sa_sink_state {
 	uint64_t consumed, stop_after;
 	volatile uint64_t *progress;
 	int stopped;
+	/* The newest time any message carried (events, and the inactivity
+	 * messages a live source sends for quiet streams): how far a live
+	 * reader has come, even while the program is idle. 0: none yet. */
+	int64_t seen_ts;
 };
 
 bt_component_class_initialize_method_status
@@ -49,5 +53,8 @@ void sa_sink_finalize(bt_self_component_sink *self);
 
 /* Free decoding caches (not the model). */
 void sa_sink_state_clear(struct sa_sink_state *s);
+/* Before the same traces are read by a new graph (top re-attaching): their
+ * bt_trace objects will be new; each is matched to its old index by name. */
+void sa_sink_forget_traces(struct sa_sink_state *s);
 
 #endif

@@ -134,23 +134,36 @@ static unsigned trace_index(struct sa_sink_state *s, const bt_trace *tr)
 	for (unsigned i = 0; i < s->ntraces; i++)
 		if (s->traces[i] == tr)
 			return i;
-	if (s->ntraces == sizeof(s->traces) / sizeof(s->traces[0]))
-		return s->ntraces - 1;
-	unsigned i = s->ntraces++;
-	s->traces[i] = tr;
 	/* Name it: the trace's name, else the hostname in its environment. */
 	const char *name = bt_trace_get_name(tr);
 	char buf[256];
 	const bt_value *h = bt_trace_borrow_environment_entry_value_by_name_const(tr, "hostname");
-	if (h && bt_value_is_string(h))
-		sa_model_host_trace(s->model, i, bt_value_string_get(h));
 	if (h && bt_value_is_string(h) && (!name || strcmp(name, bt_value_string_get(h)))) {
 		snprintf(buf, sizeof(buf), "%s (host %s)", name ? name : "trace",
 			 bt_value_string_get(h));
 		name = buf;
 	}
+	/* A trace read again by a new graph (sa_sink_forget_traces) keeps
+	 * its index, so its processes and objects go on. */
+	for (unsigned i = 0; i < s->ntraces; i++)
+		if (!s->traces[i] && i < s->model->ntraces && s->model->trace_names[i] && name &&
+		    !strcmp(s->model->trace_names[i], name)) {
+			s->traces[i] = tr;
+			return i;
+		}
+	if (s->ntraces == sizeof(s->traces) / sizeof(s->traces[0]))
+		return s->ntraces - 1;
+	unsigned i = s->ntraces++;
+	s->traces[i] = tr;
 	sa_model_name_trace(s->model, i, name);
+	sa_model_host_trace(s->model, i, h && bt_value_is_string(h) ? bt_value_string_get(h) : NULL);
 	return i;
+}
+
+void sa_sink_forget_traces(struct sa_sink_state *s)
+{
+	for (unsigned i = 0; i < s->ntraces; i++)
+		s->traces[i] = NULL;
 }
 
 static void on_event(struct sa_sink_state *s, const bt_message *msg)
@@ -176,6 +189,8 @@ static void on_event(struct sa_sink_state *s, const bt_message *msg)
 		e.cycles = bt_clock_snapshot_get_value(cs);
 		e.freq = bt_clock_class_get_frequency(cc);
 	}
+	if (e.ts > s->seen_ts)
+		s->seen_ts = e.ts;
 	e.trace = trace_index(s, bt_stream_borrow_trace_const(bt_event_borrow_stream_const(ev)));
 	e.vpid = e.vtid = -1;
 	e.procname = NULL;
@@ -421,6 +436,15 @@ bt_component_class_sink_consume_method_status sa_sink_consume(bt_self_component_
 		case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
 			on_discarded(s, msg);
 			break;
+		case BT_MESSAGE_TYPE_MESSAGE_ITERATOR_INACTIVITY: {
+			int64_t ns;
+			if (bt_clock_snapshot_get_ns_from_origin(
+				    bt_message_message_iterator_inactivity_borrow_clock_snapshot_const(msg),
+				    &ns) == BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK &&
+			    ns > s->seen_ts)
+				s->seen_ts = ns;
+			break;
+		}
 		default:
 			break;
 		}

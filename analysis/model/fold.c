@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "sa_model.h"
+#include "sa_spin_replay.h"
 #include "sa_symbols.h"
 
 void sa_model_keep_objects(struct sa_model *m, int keep)
@@ -105,6 +106,8 @@ void sa_model_fold(struct sa_model *m, uint32_t oi)
 		m->oom = 1;
 	c->instances++;
 	sa_waits_fold(m, (uint32_t)ci, oi);
+	sa_wl_fold(m, (uint32_t)ci, oi);
+	sa_spin_replay_fold(m, (uint32_t)ci, oi);
 	o = &m->objs[oi];
 	if (o->ext && o->ext_free)
 		o->ext_free(o->ext);

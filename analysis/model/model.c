@@ -6,6 +6,7 @@
 #include "sa_config.h"
 #include "sa_model.h"
 #include "sa_symbols.h"
+#include "sa_spin_replay.h"
 #include "sa_waitfor.h"
 
 /* The families (sa_family.h), by object type, and by event id. */
@@ -71,7 +72,10 @@ void sa_model_free(struct sa_model *m)
 		if (o->ext && o->ext_free)
 			o->ext_free(o->ext);
 		sa_obj_waits_free(o);
+		sa_wl_obj_free(o->wl);
 	}
+	sa_wl_model_free(&m->wl);
+	sa_spin_replay_free(m->replay);
 	for (unsigned i = 0; i < m->ntraces; i++)
 		free(m->trace_names[i]);
 	free(m->trace_names);
@@ -552,6 +556,7 @@ int sa_model_feed(struct sa_model *m, const struct sa_event *e)
 		return -1;
 	if (by_event[id])
 		by_event[id]->event(m, e);
+	sa_wl_feed(m, e, ti);
 	if (m->work_name && id == m->work_id)
 		work_event(m, e, pi, ti);
 	/* Wake-then-block (futex.c): any event of a family (not the futex or
@@ -565,6 +570,7 @@ int sa_model_feed(struct sa_model *m, const struct sa_event *e)
 		if (sa_ev_obj(e, &addr) && m->objs[t->woken_obj].addr == addr)
 			t->woken_valid = 0;
 	}
+	sa_spin_replay_feed(m, e, ti);
 	for (unsigned i = 0; i < m->nobservers; i++)
 		m->observers[i].fn(m->observers[i].ctx, m, e, pi, ti);
 	sa_model_fold_due(m);

@@ -31,6 +31,7 @@
 #include "sa_event.h"
 #include "sa_map.h"
 #include "sa_waits.h"
+#include "sa_wake_ledger.h"
 #include "st_codes.h" /* the codes of the fields, named once (.def) */
 
 #define SA_NAME_MAX 24
@@ -112,6 +113,7 @@ struct sa_thread {
 	/* Read holds of rwlocks in progress (full level: their hold times). */
 	struct { uint32_t obj; int64_t since; } rd_held[4];
 	uint64_t sig_pending; /* signaled events of its signal in progress (cond.c) */
+	struct sa_wl_thread wl; /* the wake-outcome ledger's (wake_ledger.c) */
 };
 
 struct sa_obj_waits; /* waits.c */
@@ -148,6 +150,7 @@ struct sa_object {
 	int shared;          /* process-shared, one object in every process (shared_key) */
 	uint32_t next_in_proc;
 	struct sa_obj_waits *w; /* ledger, blame, wakers (waits.c); NULL until a wait */
+	struct sa_wl_obj *wl;   /* wake outcomes by call site (wake_ledger.c); NULL until a wake */
 };
 
 struct sa_discard {
@@ -176,6 +179,7 @@ struct sa_model {
 	uint32_t npairs, cappairs, free_pair;
 	struct sa_map class_map; /* (proc, type, caller) → class object */
 	struct sa_map node_map;  /* (proc, condvar waiter node) → thread */
+	struct sa_wl_model wl;   /* wakes in flight (wake_ledger.c) */
 	int keep_objects;        /* sa_model_keep_objects: never fold */
 	/* Process-shared identity (analysis/symbols: sa_symbols_shared_key):
 	 * 1 and key = {dev, ino, file offset} when addr, in process vpid of
@@ -238,6 +242,8 @@ struct sa_model {
 	unsigned nhosted;
 	/* Call sites (analysis/symbols): NULL until a statedump or stack event. */
 	struct sa_symbols *symbols;
+	/* The what-if spin replay (spin_replay.c): NULL until a wait ends. */
+	struct sa_spin_replay *replay;
 	/* Observers (debug checks, the HTML timeline): called after the model
 	 * has taken in each event of a known process, with its process and
 	 * thread indexes. They keep their own bounded state. */

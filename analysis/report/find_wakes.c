@@ -1,7 +1,129 @@
-/* Findings of the wake-outcome ledger. */
+/* Findings of the wake-outcome ledger (kind futile_wakes, doc/wakes.md):
+ * for each way a wake buys nothing, the waking call site where it happened
+ * most, when it is worth saying. verdict:
+ *   futile       condvar waiters woken only to wait again (predicate false)
+ *   woke_nobody  wake system calls that found nobody asleep
+ *   lost         woken threads that slept again on the object at once
+ * Ranked by how many wakes each wasted. */
 #include "sa_findings.h"
+#include "sa_symbols.h"
+
+enum { V_FUTILE, V_NOBODY, V_LOST, V_N };
+
+struct worst {
+	uint32_t obj;
+	const struct sa_wl_entry *e;
+	uint64_t n, of;    /* at that site */
+	uint64_t all, all_of; /* over the trace */
+};
+
+/* How many of what a site wasted in verdict v, out of how many. */
+static uint64_t wasted(const struct sa_wl_counts *c, int v, uint64_t *of)
+{
+	switch (v) {
+	case V_FUTILE:
+		*of = c->woken;
+		return c->out[SA_WL_FUTILE];
+	case V_NOBODY:
+		*of = c->calls;
+		return c->nobody;
+	default:
+		*of = c->woken;
+		return c->out[SA_WL_LOST];
+	}
+}
+
+static void say_finding(struct sa_fb *f, int v, const struct worst *w)
+{
+	static const char *const verdict[V_N] = { "futile", "woke_nobody", "lost" };
+	const struct sa_model *m = f->m;
+	char site[256], a[32], b[32];
+	struct sa_cell *c = sa_finding_row(f, "futile_wakes");
+	if (!c)
+		return;
+	const struct sa_wl_counts *k = &w->e->c;
+	sa_id_fill(m, w->obj, &c[SA_FND_ID]);
+	sa_cell_str(&c[SA_FND_VERDICT], verdict[v]);
+	sa_set_u(&c[SA_FND_COUNT], w->n);
+	sa_set_u(&c[SA_FND_OF], w->of);
+	if (w->e->site) {
+		sa_site_name(m, m->objs[w->obj].proc, w->e->site, site, sizeof(site));
+		sa_cell_str(&c[SA_FND_BY_SITE], site);
+	} else {
+		snprintf(site, sizeof(site), "inside the primitive");
+	}
+	const char *try_;
+	sa_finding_object(f, w->obj);
+	switch (v) {
+	case V_FUTILE:
+		sa_finding_say(f, ": %s of %s waiters woken by %s from %s waited again at once "
+			       "without releasing the mutex (futile wakeups: their predicate was "
+			       "false)", sa_fmt_count(a, 32, w->n), sa_fmt_count(b, 32, w->of),
+			       sa_wl_op_name(w->e), site);
+		if (k->multi && k->multi == k->calls)
+			sa_finding_say(f, "; each broadcast woke %.1f, %.1f of them usefully",
+				       (double)k->woken / (double)k->calls,
+				       (double)k->out[SA_WL_WON] / (double)k->calls);
+		try_ = k->multi ? "signal instead of broadcast, or one condvar per predicate"
+				: "one condvar per predicate, so a signal reaches a waiter that can go";
+		break;
+	case V_NOBODY:
+		sa_finding_say(f, ": %s of %s wake calls (%s from %s) woke nobody: system calls "
+			       "for no sleeper", sa_fmt_count(a, 32, w->n), sa_fmt_count(b, 32, w->of),
+			       sa_wl_op_name(w->e), site);
+		try_ = "wake only when a waiter is registered; a mutex taken after a sleep owes one "
+		       "such wake (doc/mutex.md)";
+		break;
+	default:
+		sa_finding_say(f, ": %s of %s threads woken by %s from %s slept on it again at "
+			       "once: a barging or spinning thread took it first (wake-then-block)",
+			       sa_fmt_count(a, 32, w->n), sa_fmt_count(b, 32, w->of),
+			       sa_wl_op_name(w->e), site);
+		try_ = "shorter holds (fewer bargers), or let woken threads spin briefly "
+		       "(SYNCTRACE_SPIN)";
+		break;
+	}
+	if (w->all > w->n)
+		sa_finding_say(f, "; %s in the whole trace", sa_fmt_count(a, 32, w->all));
+	if (k->sched_n && v != V_NOBODY)
+		sa_finding_say(f, "; woken threads ran %s after the wake",
+			       sa_fmt_ns(b, 32, (double)(k->sched_ns / k->sched_n)));
+	sa_cell_str(&c[SA_FND_TRY], try_);
+	sa_finding_say(f, ". Try: %s.", try_);
+	sa_finding_done(f, c);
+}
 
 void sa_findings_wakes(struct sa_fb *f)
 {
-	(void)f;
+	const struct sa_model *m = f->m;
+	struct worst w[V_N] = { 0 };
+	for (uint32_t i = 0; i < m->nobjs; i++) {
+		const struct sa_wl_entry *e;
+		unsigned n = m->objs[i].instances ? sa_wl_entries(m, i, &e) : 0;
+		for (unsigned j = 0; j < n; j++)
+			for (int v = 0; v < V_N; v++) {
+				uint64_t of, x = wasted(&e[j].c, v, &of);
+				w[v].all += x;
+				w[v].all_of += of;
+				if (x > w[v].n) {
+					w[v].obj = i;
+					w[v].e = &e[j];
+					w[v].n = x;
+					w[v].of = of;
+				}
+			}
+	}
+	/* Worth saying: a tenth of that site's wakes, and more than a handful. */
+	int order[V_N], k = 0;
+	for (int v = 0; v < V_N; v++)
+		if (w[v].e && w[v].n >= 4 && w[v].n * 10 >= w[v].of)
+			order[k++] = v;
+	for (int i = 1; i < k; i++) /* most wasted first */
+		for (int j = i; j > 0 && w[order[j]].n > w[order[j - 1]].n; j--) {
+			int t = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	for (int i = 0; i < k; i++)
+		say_finding(f, order[i], &w[order[i]]);
 }

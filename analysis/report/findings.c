@@ -10,9 +10,12 @@
  *   misuse       any other debug-check finding
  *   wait         where most waiting is (the top rows of waits.top), with
  *                who held the lock or who woke the waiters
- *   futile_wakes futex wakes that woke nobody, wake-then-block
+ *   futile_wakes wakes that bought nothing: woke nobody, woken threads that
+ *                lost the object and slept again, condvar waiters woken only
+ *                to wait again (find_wakes.c: the wake-outcome ledger)
  *   timeout_race whether condvar timeout races matter here
- *   spin         whether spinning pays, and the SYNCTRACE_SPIN to try
+ *   spin         how spin loops ended, and the SYNCTRACE_SPIN the what-if
+ *                replay recommends (find_spin_plan.c)
  *   no_wait      nothing waited */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -240,21 +243,54 @@ static void level_note(struct sa_fb *f)
 	}
 }
 
+/* synctrace top's re-attachments (analysis/bt2/top.c) are discarded ranges
+ * too, named by their stream: not the tracer's loss. */
+#define SA_TOP_SKIP_STREAM "skipped by synctrace top"
+
 static void discarded(struct sa_fb *f)
 {
 	const struct sa_model *m = f->m;
 	char a[32];
 	if (!m->ndiscards)
 		return;
+	unsigned impossible = 0, skips = 0, skip_ranges = 0;
+	uint64_t skipped_ns = 0;
+	int64_t last_begin = INT64_MIN;
+	for (uint32_t i = 0; i < m->ndiscards; i++) {
+		const struct sa_discard *d = &m->discards[i];
+		if (!strncmp(d->stream, SA_TOP_SKIP_STREAM, sizeof(SA_TOP_SKIP_STREAM) - 1)) {
+			/* One range per trace for each re-attachment: count it once. */
+			skip_ranges++;
+			if (skips && d->begin == last_begin)
+				continue;
+			skips++;
+			last_begin = d->begin;
+			if (d->begin != INT64_MIN && d->end > d->begin)
+				skipped_ns += (uint64_t)(d->end - d->begin);
+			continue;
+		}
+		impossible += !d->count_known && d->raw_count;
+	}
 	struct sa_cell *c = row(f, "discarded");
 	if (!c)
 		return;
 	sa_set_u(&c[SA_FND_COUNT], m->discarded_total);
 	sa_set_u(&c[SA_FND_OF], m->ndiscards);
-	sa_cell_str(&c[SA_FND_VERDICT], m->discarded_unknown ? "at_least" : "exact");
-	unsigned impossible = 0;
-	for (uint32_t i = 0; i < m->ndiscards; i++)
-		impossible += !m->discards[i].count_known && m->discards[i].raw_count;
+	sa_cell_str(&c[SA_FND_VERDICT], skips ? "skipped" : m->discarded_unknown ? "at_least"
+									 : "exact");
+	if (skips) {
+		say(f, "the live view fell behind and skipped ahead %u time%s (about %s of the "
+		    "stream not read): counts are lower bounds; `synctrace top -o DIR` keeps the "
+		    "whole trace for an exact report", skips, skips == 1 ? "" : "s",
+		    ns(a, skipped_ns));
+		if (m->ndiscards > skip_ranges)
+			say(f, "; the tracer also discarded events in %u range%s",
+			    m->ndiscards - skip_ranges, m->ndiscards - skip_ranges == 1 ? "" : "s");
+		say(f, ".");
+		sa_cell_str(&c[SA_FND_TRY], "synctrace top -o DIR");
+		done(f, c);
+		return;
+	}
 	say(f, "the tracer discarded %s%s events in %u range%s", m->discarded_unknown ?
 	    "at least " : "", cnt(a, m->discarded_total), m->ndiscards, m->ndiscards == 1 ? "" : "s");
 	if (impossible)
@@ -410,47 +446,6 @@ static void wait_finding(struct sa_fb *f, const struct sa_waits_view *v, const s
 	done(f, c);
 }
 
-static void futile_wakes(struct sa_fb *f)
-{
-	const struct sa_model *m = f->m;
-	uint64_t wakes = 0, wasted = 0, wtb = 0, best = 0;
-	uint32_t top = UINT32_MAX;
-	char a[32], b[32];
-	for (uint32_t i = 0; i < m->nobjs; i++) {
-		const struct sa_object *ob = &m->objs[i];
-		if (!ob->instances)
-			continue;
-		wakes += ob->fx_wakes;
-		wasted += ob->fx_wasted;
-		wtb += ob->wake_then_block;
-		if (ob->fx_wasted + ob->wake_then_block > best) {
-			best = ob->fx_wasted + ob->wake_then_block;
-			top = i;
-		}
-	}
-	/* Worth saying: at least 10 % of the wakes, and more than a handful. */
-	if (top == UINT32_MAX || (wasted + wtb) * 10 < wakes || wasted + wtb < 4)
-		return;
-	struct sa_cell *c = row(f, "futile_wakes");
-	if (!c)
-		return;
-	sa_id_fill(m, top, &c[SA_FND_ID]);
-	sa_set_u(&c[SA_FND_COUNT], wasted);
-	sa_set_u(&c[SA_FND_OF], wakes);
-	sa_set_u(&c[SA_FND_CONT], wtb);
-	say(f, "%s of %s futex wakes woke nobody", cnt(a, wasted), cnt(b, wakes));
-	if (wtb)
-		say(f, " and %s woken threads went back to sleep at once (wake-then-block)",
-		    cnt(a, wtb));
-	say(f, "; most on ");
-	sa_finding_object(f, top);
-	say(f, " (%s wasted, %s wake-then-block). Try: wake only when a waiter is registered, "
-	    "and signal after unlocking.", cnt(a, m->objs[top].fx_wasted),
-	    cnt(b, m->objs[top].wake_then_block));
-	sa_cell_str(&c[SA_FND_TRY], "signal after unlocking");
-	done(f, c);
-}
-
 static void timeout_races(struct sa_fb *f)
 {
 	struct sa_race_verdict v;
@@ -474,48 +469,6 @@ static void timeout_races(struct sa_fb *f)
 		    "waited %s for them (%.2g %% of condvar waiting).", v.share >= 0.01 ? "matter"
 		    : "cost little", cnt(a, v.races), cnt(b, v.leaving), ns(d, v.race_ns),
 		    100.0 * v.share);
-	done(f, c);
-}
-
-static void spin(struct sa_fb *f)
-{
-	struct sa_spin_verdict v;
-	char a[32];
-	sa_spin_verdict(f->m, &v);
-	if (v.code == SA_SPIN_NO_LOOPS)
-		return;
-	struct sa_cell *c = row(f, "spin");
-	if (!c)
-		return;
-	sa_cell_str(&c[SA_FND_VERDICT], v.name);
-	sa_set_u(&c[SA_FND_COUNT], v.acquired);
-	sa_set_u(&c[SA_FND_OF], v.loops);
-	sa_set_u(&c[SA_FND_WAIT], v.spin_ns);
-	if (v.try_)
-		sa_cell_str(&c[SA_FND_TRY], v.try_);
-	double pa = 100.0 * (double)v.acquired / (double)v.loops;
-	switch (v.code) {
-	case SA_SPIN_PAYS:
-		say(f, "spinning pays: %.0f %% of %s spin loops acquired before the limit.", pa,
-		    cnt(a, v.loops));
-		break;
-	case SA_SPIN_FAILS:
-		say(f, "spinning does not pay: %.0f %% of %s spin loops spun to the limit and "
-		    "slept anyway. Try: SYNCTRACE_SPIN=none (or a smaller limit).",
-		    100.0 * (double)v.gave_up / (double)v.loops, cnt(a, v.loops));
-		break;
-	case SA_SPIN_BAILS:
-		say(f, "spinning stops early: %.0f %% of %s spin loops bailed out on seeing "
-		    "sleepers. Try: SYNCTRACE_SPIN=full.",
-		    100.0 * (double)v.saw_waiters / (double)v.loops, cnt(a, v.loops));
-		break;
-	default:
-		say(f, "spinning is mixed: of %s spin loops %.0f %% acquired, %.0f %% gave up, "
-		    "%.0f %% bailed out; no setting is clearly better.", cnt(a, v.loops), pa,
-		    100.0 * (double)v.gave_up / (double)v.loops,
-		    100.0 * (double)v.saw_waiters / (double)v.loops);
-		break;
-	}
 	done(f, c);
 }
 
@@ -558,10 +511,8 @@ void sa_findings_build(const struct sa_model *m, const struct sa_report_opts *o,
 		}
 		sa_waits_view_free(&v);
 	}
-	futile_wakes(&f);
 	sa_findings_wakes(&f);
 	timeout_races(&f);
-	spin(&f);
 	sa_findings_spin_plan(&f);
 	level_note(&f);
 }

@@ -81,6 +81,8 @@ static const char style[] =
 	".seg-signaled{fill:#5cb85c}.seg-timedout{fill:#f0ad4e}.seg-cancelled{fill:#999}"
 	".seg-raced{fill:#d9534f}.seg-acquired{fill:#5cb85c}.seg-gave_up{fill:#f0ad4e}"
 	".seg-saw_waiters{fill:#5bc0de}"
+	".seg-won{fill:#5cb85c}.seg-lost{fill:#d9534f}.seg-futile{fill:#f0ad4e}.seg-passed{fill:#999}"
+	".seg-undecided{fill:#ddd}.seg-nobody{fill:#8e44ad}"
 	".run{fill:#eaf6ea}.span-hold{fill:#3b7dd8}.span-wait{fill:#f0ad4e}"
 	".span-spin{fill:#9b59b6}.span-sleep{fill:#d9534f}"
 	".wake{stroke:#111;stroke-width:1}.lane-label{font-size:11px}"

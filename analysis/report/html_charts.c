@@ -206,10 +206,11 @@ static void stacked(const struct sa_model *m, const struct sa_table *t, FILE *ou
 	unsigned n = t->nrows < 40 ? t->nrows : 40;
 	fprintf(out, "<svg class=\"chart\" width=\"%d\" height=\"%u\" "
 		"xmlns=\"http://www.w3.org/2000/svg\"><g class=\"legend\">", W, n * 22 + 36);
+	unsigned step = nsegs > 4 ? (W - LABEL) / nsegs : 210; /* the legend fits */
 	for (unsigned s = 0; s < nsegs; s++)
 		fprintf(out, "<rect class=\"%s\" x=\"%u\" y=\"4\" width=\"12\" height=\"12\"/>"
-			"<text x=\"%u\" y=\"14\">%s</text>", segs[s].cls, LABEL + s * 210,
-			LABEL + s * 210 + 16, segs[s].label);
+			"<text x=\"%u\" y=\"14\">%s</text>", segs[s].cls, LABEL + s * step,
+			LABEL + s * step + 16, segs[s].label);
 	fputs("</g>\n", out);
 	for (unsigned r = 0; r < n; r++) {
 		uint64_t v[8], total = 0;
@@ -266,4 +267,16 @@ void sa_html_charts(const struct sa_model *m, const struct sa_report *r, FILE *o
 	};
 	stacked(m, sa_report_find(r, "spin.objects"), out, "spin", "Spinning: success per object",
 		"spinrow", sp, 3, "No spin loop (SYNCTRACE_SPIN=none, or nothing contended).");
+	/* The wake-outcome ledger (doc/wakes.md): what each object's wakes bought. */
+	static const struct seg wl[] = {
+		{ "won", "seg-won", "won" },
+		{ "lost", "seg-lost", "lost (slept again)" },
+		{ "futile", "seg-futile", "futile" },
+		{ "passed_on", "seg-passed", "passed on" },
+		{ "undecided", "seg-undecided", "undecided" },
+		{ "woke_nobody", "seg-nobody", "woke nobody" },
+	};
+	stacked(m, sa_report_find(r, "wakes.outcomes"), out, "wake-outcomes",
+		"Wakes: what each wake bought (per object; per call site: table wakes.sites)",
+		"wakerow", wl, 6, "No wake was issued.");
 }

@@ -14,7 +14,7 @@ typedef void (*sa_build_fn)(const struct sa_model *, const struct sa_report_opts
 /* In the order they are printed: findings first, then where threads
  * wait, then the details (text: behind --wide, except the summary). */
 static const sa_build_fn modules[] = {
-	sa_findings_build, sa_waits_build, sa_summary_build, sa_contention_build,
+	sa_findings_build, sa_hosts_build, sa_waits_build, sa_summary_build, sa_contention_build,
 	sa_wakes_build, sa_races_build, sa_spin_build, sa_barriers_build, sa_checks_build,
 	sa_hangs_build, sa_stacks_build,
 };
@@ -137,14 +137,20 @@ int sa_report_render(const struct sa_model *m, const struct sa_report_opts *o, F
 				"--format json|csv\n", hidden);
 		break;
 	}
-	for (unsigned i = 0; i < r.n; i++) {
-		sa_table_free(r.tables[i]);
-		free(r.tables[i]);
-	}
-	free(r.tables);
-	if (r.view) {
-		sa_waits_view_free(r.view);
-		free(r.view);
-	}
+	sa_report_free(&r);
 	return 0;
+}
+
+void sa_report_free(struct sa_report *r)
+{
+	for (unsigned i = 0; i < r->n; i++) {
+		sa_table_free(r->tables[i]);
+		free(r->tables[i]);
+	}
+	free(r->tables);
+	if (r->view) {
+		sa_waits_view_free(r->view);
+		free(r->view);
+	}
+	memset(r, 0, sizeof(*r));
 }

@@ -25,6 +25,9 @@ void sa_findings_build(const struct sa_model *m, const struct sa_report_opts *o,
 		       struct sa_report *r);
 void sa_waits_build(const struct sa_model *m, const struct sa_report_opts *o,
 		    struct sa_report *r);
+/* summary.hosts (hosts.c): only when the traces come from several hosts. */
+void sa_hosts_build(const struct sa_model *m, const struct sa_report_opts *o,
+		    struct sa_report *r);
 void sa_summary_build(const struct sa_model *m, const struct sa_report_opts *o,
 		      struct sa_report *r);
 void sa_contention_build(const struct sa_model *m, const struct sa_report_opts *o,
@@ -33,6 +36,9 @@ void sa_wakes_build(const struct sa_model *m, const struct sa_report_opts *o,
 		    struct sa_report *r);
 void sa_races_build(const struct sa_model *m, const struct sa_report_opts *o,
 		    struct sa_report *r);
+/* spin.c: the what-if replay's table (spin.plan), built by sa_spin_build. */
+void sa_spin_plan_build(const struct sa_model *m, const struct sa_report_opts *o,
+			struct sa_report *r);
 void sa_spin_build(const struct sa_model *m, const struct sa_report_opts *o,
 		   struct sa_report *r);
 void sa_checks_build(const struct sa_model *m, const struct sa_report_opts *o,
@@ -49,6 +55,8 @@ void sa_hangs_build(const struct sa_model *m, const struct sa_report_opts *o,
 void sa_stacks_build(const struct sa_model *m, const struct sa_report_opts *o,
 		     struct sa_report *r);
 
+/* The tables and the view of a report built by the modules, freed. */
+void sa_report_free(struct sa_report *r);
 /* Build every report and write them to out. 0, or -1 on out of memory. */
 int sa_report_render(const struct sa_model *m, const struct sa_report_opts *o, FILE *out);
 /* "--sort", "--format" and "--by" values; -1 if unknown. */

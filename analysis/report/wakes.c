@@ -1,8 +1,11 @@
 /* Wakes: futex wakes issued and wasted, wake-then-block, spurious wakeups,
- * broadcast herd sizes; per object and in total. */
+ * broadcast herd sizes; per object and in total. The wake-outcome ledger
+ * (sa_wake_ledger.h, doc/wakes.md): per object or class, and per waking
+ * call site, what became of the threads each call woke. */
 #include <stdlib.h>
 
 #include "sa_report_util.h"
+#include "sa_symbols.h"
 
 enum {
 	W_ID, W_FUTEX_WAKES = W_ID + SA_ID_N, W_WASTED_WAKES, W_WASTED_SHARE, W_THREADS_WOKEN,
@@ -35,7 +38,7 @@ static const struct sa_col obj_cols[W_N] = {
 enum {
 	WT_FUTEX_WAKES, WT_WASTED_WAKES, WT_WASTED_SHARE, WT_THREADS_WOKEN, WT_FUTEX_WAITS,
 	WT_RETURNED_WOKEN, WT_WAKE_THEN_BLOCK, WT_SPURIOUS, WT_BROADCASTS, WT_REQUEUES,
-	WT_SLEPT_NS, WT_N
+	WT_SLEPT_NS, WT_WAKE_CALLS, WT_WOKEN, WT_WON, WT_LOST, WT_FUTILE, WT_MET_LEAVING, WT_N
 };
 static const struct sa_col total_cols[WT_N] = {
 	[WT_FUTEX_WAKES] = { "futex_wakes", "wakes", SA_COL_U64, 0, 0 },
@@ -49,6 +52,13 @@ static const struct sa_col total_cols[WT_N] = {
 	[WT_BROADCASTS] = { "broadcasts", "multi wakes", SA_COL_U64, 0, 0 },
 	[WT_REQUEUES] = { "requeues", "requeues", SA_COL_U64, 0, 0 },
 	[WT_SLEPT_NS] = { "slept_ns", "slept", SA_COL_NS, 0, 0 },
+	/* the wake-outcome ledger's totals (wakes.outcomes) */
+	[WT_WAKE_CALLS] = { "wake_calls", "calls", SA_COL_U64, 0, 0 },
+	[WT_WOKEN] = { "woken", "woken", SA_COL_U64, 0, 0 },
+	[WT_WON] = { "won", "won", SA_COL_U64, 0, 0 },
+	[WT_LOST] = { "lost", "lost, slept", SA_COL_U64, 0, 0 },
+	[WT_FUTILE] = { "futile", "futile", SA_COL_U64, 0, 0 },
+	[WT_MET_LEAVING] = { "met_leaving", "met leaving", SA_COL_U64, 0, 0 },
 };
 
 /* Wakeups per unit of work (synctrace_work:done, or --work-event): per
@@ -224,6 +234,188 @@ static int by_wakes(const void *a, const void *b)
 	return x->i < y->i ? -1 : x->i > y->i;
 }
 
+/* The ledger's numbers, the same columns in both of its tables. */
+enum {
+	L_CALLS, L_NOBODY, L_WOKEN, L_WON, L_LOST, L_FUTILE, L_PASSED_ON, L_UNDECIDED,
+	L_USEFUL_SHARE, L_MET_LEAVING, L_WENT_ON, L_MULTI, L_FAN_MEAN, L_FAN_MAX, L_USEFUL_PER_MULTI,
+	L_SCHED_MEAN, L_SCHED_MAX, L_REACQ_MEAN, L_REACQ_MAX, L_N
+};
+#define L_COLS(base) \
+	[(base) + L_CALLS] = { "wake_calls", "calls", SA_COL_U64, 0, 0 }, \
+	[(base) + L_NOBODY] = { "woke_nobody", "woke nobody", SA_COL_U64, 0, 0 }, \
+	[(base) + L_WOKEN] = { "woken", "woken", SA_COL_U64, 0, 0 }, \
+	[(base) + L_WON] = { "won", "won", SA_COL_U64, 0, 0 }, \
+	[(base) + L_LOST] = { "lost", "lost, slept", SA_COL_U64, 0, 0 }, \
+	[(base) + L_FUTILE] = { "futile", "futile", SA_COL_U64, 0, 0 }, \
+	[(base) + L_PASSED_ON] = { "passed_on", "passed on", SA_COL_U64, SA_COL_WIDE, 0 }, \
+	[(base) + L_UNDECIDED] = { "undecided", "undecided", SA_COL_U64, SA_COL_WIDE, 0 }, \
+	[(base) + L_USEFUL_SHARE] = { "useful_share", "useful%", SA_COL_PCT, 0, 0 }, \
+	[(base) + L_MET_LEAVING] = { "met_leaving", "met leaving", SA_COL_U64, 0, 0 }, \
+	[(base) + L_WENT_ON] = { "went_on", "went on", SA_COL_U64, SA_COL_WIDE, 0 }, \
+	[(base) + L_MULTI] = { "multi_calls", "broadcasts", SA_COL_U64, SA_COL_WIDE, 0 }, \
+	[(base) + L_FAN_MEAN] = { "fanout_mean", "woken/bcast", SA_COL_F64, 0, 0 }, \
+	[(base) + L_FAN_MAX] = { "fanout_max", "max woken", SA_COL_U64, SA_COL_WIDE, 0 }, \
+	[(base) + L_USEFUL_PER_MULTI] = { "useful_per_multi", "won/bcast", SA_COL_F64, 0, 0 }, \
+	[(base) + L_SCHED_MEAN] = { "sched_delay_mean_ns", "sched delay", SA_COL_NS, 0, 0 }, \
+	[(base) + L_SCHED_MAX] = { "sched_delay_max_ns", "sched max", SA_COL_NS, SA_COL_WIDE, 0 }, \
+	[(base) + L_REACQ_MEAN] = { "reacquire_mean_ns", "reacquire", SA_COL_NS, 0, 0 }, \
+	[(base) + L_REACQ_MAX] = { "reacquire_max_ns", "reacq max", SA_COL_NS, SA_COL_WIDE, 0 }
+
+enum { LO_ID, LO_L = LO_ID + SA_ID_N, LO_N = LO_L + L_N };
+static const struct sa_col outcome_cols[LO_N] = { SA_ID_COLS(LO_ID), L_COLS(LO_L) };
+
+enum { LS_ID, LS_OP = LS_ID + SA_ID_N, LS_CALL_SITE, LS_CALL_ADDR, LS_L, LS_N = LS_L + L_N };
+static const struct sa_col site_cols[LS_N] = {
+	SA_ID_COLS(LS_ID),
+	[LS_OP] = { "call", "call", SA_COL_STR, 0, 0 },
+	[LS_CALL_SITE] = { "call_site", "from", SA_COL_STR, 0, 30 },
+	[LS_CALL_ADDR] = { "call_site_address", "from address", SA_COL_HEX, SA_COL_WIDE, 0 },
+	L_COLS(LS_L),
+};
+
+static void ledger_cells(struct sa_cell *c, const struct sa_wl_counts *k)
+{
+	uint64_t decided = 0;
+	for (int i = 0; i < SA_WL_NOUTCOMES; i++)
+		decided += k->out[i];
+	sa_set_u(&c[L_CALLS], k->calls);
+	sa_set_u(&c[L_NOBODY], k->nobody);
+	sa_set_u(&c[L_WOKEN], k->woken);
+	sa_set_u(&c[L_WON], k->out[SA_WL_WON]);
+	sa_set_u(&c[L_LOST], k->out[SA_WL_LOST]);
+	sa_set_u(&c[L_FUTILE], k->out[SA_WL_FUTILE]);
+	sa_set_u(&c[L_PASSED_ON], k->out[SA_WL_PASSED_ON]);
+	sa_set_u(&c[L_UNDECIDED], k->woken > decided ? k->woken - decided : 0);
+	if (k->woken)
+		sa_set_f(&c[L_USEFUL_SHARE], (double)k->out[SA_WL_WON] / (double)k->woken);
+	sa_set_u(&c[L_MET_LEAVING], k->met_leaving);
+	sa_set_u(&c[L_WENT_ON], k->went_on);
+	sa_set_u(&c[L_MULTI], k->multi);
+	if (k->multi && k->multi == k->calls) { /* fan-out: every call could wake many */
+		sa_set_f(&c[L_FAN_MEAN], (double)k->woken / (double)k->calls);
+		sa_set_u(&c[L_FAN_MAX], k->fan_max);
+		sa_set_f(&c[L_USEFUL_PER_MULTI], (double)k->out[SA_WL_WON] / (double)k->calls);
+	}
+	if (k->sched_n) {
+		sa_set_u(&c[L_SCHED_MEAN], k->sched_ns / k->sched_n);
+		sa_set_u(&c[L_SCHED_MAX], k->sched_max);
+	}
+	if (k->reacq_n) {
+		sa_set_u(&c[L_REACQ_MEAN], k->reacq_ns / k->reacq_n);
+		sa_set_u(&c[L_REACQ_MAX], k->reacq_max);
+	}
+}
+
+/* What a wake bought nothing: woke nobody, lost to a barger, futile. */
+static uint64_t waste(const struct sa_wl_counts *k)
+{
+	return k->nobody + k->out[SA_WL_LOST] + k->out[SA_WL_FUTILE];
+}
+
+struct lrow {
+	uint32_t obj, e; /* e: entry index (sites), UINT32_MAX for an object's total */
+	uint64_t k1, k2;
+};
+
+static int by_waste(const void *a, const void *b)
+{
+	const struct lrow *x = a, *y = b;
+	if (x->k1 != y->k1)
+		return x->k1 < y->k1 ? 1 : -1;
+	if (x->k2 != y->k2)
+		return x->k2 < y->k2 ? 1 : -1;
+	if (x->obj != y->obj)
+		return x->obj < y->obj ? -1 : 1;
+	return x->e < y->e ? -1 : x->e > y->e;
+}
+
+static void ledger_tables(const struct sa_model *m, const struct sa_report_opts *o,
+			  struct sa_report *r)
+{
+	struct sa_table *t = sa_report_table(r, "wakes.outcomes", "Wake outcomes per object",
+					     outcome_cols, LO_N);
+	struct sa_table *ts = sa_report_table(r, "wakes.sites", "Wake outcomes per waking call site",
+					      site_cols, LS_N);
+	if (!t || !ts)
+		return;
+	t->flags = ts->flags = SA_TAB_WIDE;
+	uint32_t nobj = 0, nsite = 0, cap = 64;
+	struct lrow *ob = malloc(cap * sizeof(*ob)), *si = malloc(cap * sizeof(*si));
+	for (uint32_t i = 0; ob && si && i < m->nobjs; i++) {
+		const struct sa_wl_entry *e;
+		unsigned n = m->objs[i].instances ? sa_wl_entries(m, i, &e) : 0;
+		if (!n)
+			continue;
+		struct sa_wl_counts k;
+		sa_wl_totals(m, i, &k);
+		if (nobj == cap || nsite + n > cap) {
+			cap = (cap + n) * 2;
+			struct lrow *a = realloc(ob, cap * sizeof(*ob)), *b = a ? realloc(si, cap * sizeof(*si)) : NULL;
+			if (a)
+				ob = a;
+			if (!a || !b)
+				break;
+			si = b;
+		}
+		if (!k.calls)
+			continue;
+		ob[nobj++] = (struct lrow){ i, UINT32_MAX, waste(&k), k.calls };
+		for (unsigned j = 0; j < n; j++)
+			if (e[j].c.calls) /* (a provisional entry all of whose wakes were named) */
+				si[nsite++] = (struct lrow){ i, j, waste(&e[j].c), e[j].c.calls };
+	}
+	if (!ob || !si) {
+		free(ob);
+		free(si);
+		return;
+	}
+	qsort(ob, nobj, sizeof(*ob), by_waste);
+	qsort(si, nsite, sizeof(*si), by_waste);
+	struct sa_cell *c;
+	for (uint32_t i = 0; i < nobj && (!o->top || i < o->top); i++) {
+		struct sa_wl_counts k;
+		if (!(c = sa_table_row(t)))
+			break;
+		sa_wl_totals(m, ob[i].obj, &k);
+		sa_id_fill(m, ob[i].obj, &c[LO_ID]);
+		ledger_cells(&c[LO_L], &k);
+	}
+	char buf[256];
+	for (uint32_t i = 0; i < nsite && (!o->top || i < o->top); i++) {
+		const struct sa_wl_entry *e;
+		sa_wl_entries(m, si[i].obj, &e);
+		e += si[i].e;
+		if (!(c = sa_table_row(ts)))
+			break;
+		sa_id_fill(m, si[i].obj, &c[LS_ID]);
+		sa_cell_str(&c[LS_OP], sa_wl_op_name(e));
+		if (e->site) {
+			sa_cell_str(&c[LS_CALL_SITE],
+				    sa_site_name(m, m->objs[si[i].obj].proc, e->site, buf, sizeof(buf)));
+			sa_set_u(&c[LS_CALL_ADDR], e->site);
+		}
+		ledger_cells(&c[LS_L], &e->c);
+	}
+	if (nobj > t->nrows)
+		sa_table_note(t, "%u of %u objects shown (--top)", t->nrows, nobj);
+	if (nsite > ts->nrows)
+		sa_table_note(ts, "%u of %u call sites shown (--top)", ts->nrows, nsite);
+	sa_table_note(t, "calls: waking calls (futex wakes, condvar signals and broadcasts, "
+		      "semaphore posts); woken: threads they woke; won: got past the object; "
+		      "lost, slept: slept on it again first (a barger or spinner took it); futile: "
+		      "a condvar waiter that waited again without releasing the mutex; passed on: "
+		      "cancelled holding its signal; undecided: not matched, or the trace ended");
+	sa_table_note(t, "met leaving: condvar waiters already timing out or cancelled that a "
+		      "signal met (went on: it took the next one); sched delay: wake call to the "
+		      "woken thread running; reacquire: from then to owning the object "
+		      "(doc/wakes.md)");
+	sa_table_note(ts, "call: the event that says what the waking call was (cond:broadcast, "
+		      "sem:post, mutex:released ...; futex:wake: a primitive's internal wake), "
+		      "from: its call site; columns as in wakes.outcomes");
+	free(ob);
+	free(si);
+}
+
 void sa_wakes_build(const struct sa_model *m, const struct sa_report_opts *o,
 		    struct sa_report *r)
 {
@@ -271,6 +463,14 @@ void sa_wakes_build(const struct sa_model *m, const struct sa_report_opts *o,
 		sa_set_u(&c[WT_BROADCASTS], bc);
 		sa_set_u(&c[WT_REQUEUES], rq);
 		sa_set_u(&c[WT_SLEPT_NS], slept);
+		struct sa_wl_counts k;
+		sa_wl_totals(m, UINT32_MAX, &k);
+		sa_set_u(&c[WT_WAKE_CALLS], k.calls);
+		sa_set_u(&c[WT_WOKEN], k.woken);
+		sa_set_u(&c[WT_WON], k.out[SA_WL_WON]);
+		sa_set_u(&c[WT_LOST], k.out[SA_WL_LOST]);
+		sa_set_u(&c[WT_FUTILE], k.out[SA_WL_FUTILE]);
+		sa_set_u(&c[WT_MET_LEAVING], k.met_leaving);
 	}
 	sa_table_note(tt, "woke nobody: FUTEX_WAKE returned 0 (a wasted system call); "
 		      "wake→block: a thread woken from a futex wait on an object slept on "
@@ -306,5 +506,6 @@ void sa_wakes_build(const struct sa_model *m, const struct sa_report_opts *o,
 	if (n > t->nrows)
 		sa_table_note(t, "%u of %u objects shown (--top)", t->nrows, n);
 	free(rows);
+	ledger_tables(m, o, r);
 	work_tables(m, o, r);
 }

@@ -264,7 +264,8 @@ static int finish(struct wait_ctx *w, int reason)
 			w->unlocked = 0; /* not held: hand the barrier on by a wake */
 		if (t1)
 			st_cond_ev_relocked(w->c, w->m, w->shared ? 0 : &w->node,
-					    contended, e, st_now_ns() - t1);
+					    contended, e, st_now_ns() - t1,
+					    e ? 0 : st_mutex_cond_acquisitions(w->m));
 	}
 	if (!w->shared && took && w->node.prev)
 		hand_off(w);
@@ -295,7 +296,7 @@ int st_cond_wait(struct st_cond *c, pthread_mutex_t *m, clockid_t clk,
 		w.t0 = st_now_ns();
 		st_cond_ev_enqueued(c, caller, m, w.shared ? 0 : &w.node, clk, abs != 0,
 				    abs ? (int64_t)abs->tv_sec : 0, abs ? (int64_t)abs->tv_nsec : 0,
-				    queued);
+				    queued, st_mutex_cond_acquisitions(m));
 	}
 
 	r = st_mutex_unlock(st_mutex(m), caller);

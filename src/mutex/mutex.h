@@ -166,6 +166,16 @@ static inline uint64_t st_mutex_acq_ns(const struct st_mutex *m)
 	return (uint64_t)m->acq_ns_hi << 32 | m->acq_ns_lo;
 }
 
+/* The acquisitions counter, for a condvar waiter that holds m (its enqueued
+ * and relocked events: the same value twice means it never released m in
+ * between); 0 for glibc's robust/PI/PP objects, which keep none. The
+ * holder alone writes it, so the holder reads it stable. */
+static inline uint64_t st_mutex_cond_acquisitions(pthread_mutex_t *pm)
+{
+	struct st_mutex *m = st_mutex(pm);
+	return st_mutex_ours(m->kind) ? m->acquisitions : 0;
+}
+
 /* Trylock: the uncontended normal private mutex is one CAS and a counter. */
 static inline int st_mutex_trylock(struct st_mutex *m, const void *caller)
 {

@@ -310,8 +310,9 @@ static void wakes(void)
 	sa_report_render(m, &o, f);
 	fclose(f);
 	CHECK(strstr(buf, "# wakes.total\n"));
-	/* wakes, woke nobody, wasted%, woken, sleeps, ret woken, wake→block, spurious */
-	CHECK(strstr(buf, "\n6,3,0.500000,7,2,2,0,1,2,0,20\n"));
+	/* wakes, woke nobody, wasted%, woken, sleeps, ret woken, wake→block, spurious;
+	 * the ledger's calls, woken, won, lost, futile, met leaving */
+	CHECK(strstr(buf, "\n6,3,0.500000,7,2,2,0,1,2,0,20,6,7,0,0,0,0\n"));
 	free(buf);
 }
 

@@ -3,7 +3,7 @@
 # man page renders without warnings. usage: help.sh SYNCTRACE MANPAGE
 SYNCTRACE=$1 man=$2
 . "$(dirname "$0")/lib.sh"
-for sub in record report run merge diff; do
+for sub in record report run merge diff top; do
 	if "$SYNCTRACE" $sub --help >"$T/out" 2>&1 && grep -q "^Exit status" "$T/out"; then
 		pass "$sub --help"
 	else fail "$sub --help"; cat "$T/out" >&2; fi

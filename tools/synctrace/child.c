@@ -61,6 +61,15 @@ static void signals_restore(void)
 		sigaction(forwarded[i], &original[i], NULL);
 }
 
+pid_t child_fork(void)
+{
+	fflush(NULL);
+	pid_t p = fork();
+	if (p < 0)
+		say("fork: %s", strerror(errno));
+	return p;
+}
+
 static int executable_file(const char *path)
 {
 	struct stat st;
@@ -139,9 +148,27 @@ static int shell_status(int status)
 	return ST_EXIT_FAILURE;
 }
 
+static pid_t watched_pid;
+static int watched_status, watched_done;
+
+void child_watch(pid_t pid)
+{
+	watched_pid = pid;
+	if (pid > 0)
+		watched_done = 0;
+}
+
+int child_watched(int *status)
+{
+	if (watched_done)
+		*status = watched_status;
+	return watched_done;
+}
+
 static int wait_child(pid_t p, int show_progress, int poll)
 {
-	int status;
+	int status, ticks_since_int = -1;
+	poll = poll || watched_pid > 0;
 	for (;;) {
 		pid_t r = waitpid(p, &status, poll ? WNOHANG : 0);
 		if (r == p)
@@ -154,6 +181,15 @@ static int wait_child(pid_t p, int show_progress, int poll)
 			struct timespec ts = { 0, 100000000L };
 			nanosleep(&ts, NULL);
 			limits_tick();
+			if (watched_pid > 0 &&
+			    waitpid(watched_pid, &watched_status, WNOHANG) == watched_pid) {
+				watched_pid = 0;
+				watched_done = 1;
+				kill(p, SIGINT);
+				ticks_since_int = 0;
+			} else if (ticks_since_int >= 0 && ++ticks_since_int == 20) {
+				kill(p, SIGTERM); /* SIGINT ignored (a background job's) */
+			}
 			if (show_progress)
 				progress_tick();
 		}

@@ -22,6 +22,7 @@ static void usage(FILE *f)
 	      "       synctrace run [OPTIONS] [-- CMD [ARGS...]]\n"
 	      "       synctrace merge SUMMARY|TRACE... > all.json\n"
 	      "       synctrace diff [--fail-on EXPR] BASE NEW\n"
+	      "       synctrace top [OPTIONS] [--session NAME | -- CMD [ARGS...]]\n"
 	      "       synctrace help | --help | --version\n"
 	      "\n"
 	      "  record  run CMD with synctrace preloaded and record an LTTng trace of it\n"
@@ -29,6 +30,7 @@ static void usage(FILE *f)
 	      "  run     record, then report; with no CMD, the built-in demo\n"
 	      "  merge   merge summaries (report --format summary) exactly\n"
 	      "  diff    compare two traces or summaries per lock class; --fail-on for CI\n"
+	      "  top     a live view of where threads wait, through a relay daemon\n"
 	      "\n"
 	      "'synctrace SUBCOMMAND --help' shows each one's options and exit statuses.\n"
 	      "See synctrace(1).\n",
@@ -52,6 +54,8 @@ int main(int argc, char **argv)
 		return cmd_merge(argc - 1, argv + 1);
 	if (!strcmp(sub, "diff"))
 		return cmd_diff(argc - 1, argv + 1);
+	if (!strcmp(sub, "top"))
+		return cmd_top(argc - 1, argv + 1);
 	if (!strcmp(sub, "help") || !strcmp(sub, "--help") || !strcmp(sub, "-h")) {
 		usage(stdout);
 		return 0;

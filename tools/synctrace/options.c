@@ -1,4 +1,4 @@
-/* The record options, shared by `record` and `run`. */
+/* The record options, shared by `record`, `run` and `top`. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -109,6 +109,12 @@ int record_parse(int argc, char **argv, struct record_opts *o, void (*help)(void
 		{ "by", required_argument, 0, 'Y' },
 		{ "all", no_argument, 0, 'A' },
 		{ "wide", no_argument, 0, 'E' },
+		{ "relayd", required_argument, 0, 'R' },
+		{ "session", required_argument, 0, 'N' },
+		{ "batch", no_argument, 0, 'X' },
+		{ "interval", required_argument, 0, 'I' },
+		{ "count", required_argument, 0, 'C' },
+		{ "max-behind", required_argument, 0, 'H' },
 		{ 0, 0, 0, 0 },
 	};
 	memset(o, 0, sizeof(*o));
@@ -187,12 +193,37 @@ int record_parse(int argc, char **argv, struct record_opts *o, void (*help)(void
 				return -1;
 			}
 			break;
+		case 'R':
+			if (for_run == 1)
+				goto unknown;
+			o->relayd = optarg;
+			break;
+		case 'N':
+		case 'X':
+		case 'I':
+		case 'C':
+		case 'H':
+			if (for_run != 2) /* top's */
+				goto unknown;
+			if (c == 'H')
+				o->max_behind = optarg;
+			else if (c == 'N')
+				o->session = optarg;
+			else if (c == 'X')
+				o->batch = 1;
+			else if (c == 'I')
+				o->interval = optarg;
+			else
+				o->count = optarg;
+			break;
 		case 'F':
 		case 'S':
 		case 'T':
 		case 'Y':
 		case 'A':
 		case 'E':
+			if (for_run == 2 && c != 'T' && c != 'E') /* top: --top and --wide only */
+				goto unknown;
 			if (for_run && o->nreport <= 8) { /* run: the report's options, passed on */
 				o->report_args[o->nreport++] = report_opt(c);
 				if (optarg)
@@ -203,6 +234,7 @@ int record_parse(int argc, char **argv, struct record_opts *o, void (*help)(void
 			}
 			/* fall through */
 		default:
+		unknown:
 			say("unknown option '%s' (try --help)", argv[optind - 1]);
 			return -1;
 		}

@@ -37,6 +37,9 @@ static void help(void)
 	      "      --keep-last SIZE  rotate: keep about the last SIZE of the trace (servers)\n"
 	      "      --warn-rate RATE  warn once when the trace grows faster than RATE bytes/s\n"
 	      "                        (default 64M; 0: never)\n"
+	      "      --relayd URL      stream the trace, live, to the relay daemon at URL\n"
+	      "                        (net://HOST[:CONTROL_PORT[:DATA_PORT]]; it writes the\n"
+	      "                        trace under its output folder, HOSTNAME/SESSION-DATE)\n"
 	      "  -q, --quiet           no messages but errors, no progress indicator\n"
 	      "  -h, --help            this help\n"
 	      "\n"
@@ -57,7 +60,20 @@ int record_traced(const struct record_opts *o, char *dir, size_t size, int *stat
 	if (find_libraries(lib, tp, sizeof(lib)))
 		return ST_EXIT_FAILURE;
 	signals_install();
-	if (outdir_make(o->output, dir, size, &created)) {
+	struct relay_addr relay;
+	if (o->relayd) {
+		if (o->output) {
+			say("--relayd and -o: the trace is written by the relay daemon, on its host");
+			return ST_EXIT_FAILURE;
+		}
+		if (o->max_size || o->keep_last) {
+			say("--max-size and --keep-last bound a local trace folder: not with --relayd");
+			return ST_EXIT_FAILURE;
+		}
+		if (relay_parse(o->relayd, &relay))
+			return ST_EXIT_FAILURE;
+		snprintf(dir, size, "sent to the relay daemon at %s:%d", relay.host, relay.ctrl);
+	} else if (outdir_make(o->output, dir, size, &created)) {
 		if (created)
 			rmdir(dir);
 		return ST_EXIT_FAILURE;
@@ -68,7 +84,8 @@ int record_traced(const struct record_opts *o, char *dir, size_t size, int *stat
 		return ST_EXIT_FAILURE;
 	}
 	snprintf(name, sizeof(name), "synctrace-%d-%ld", (int)getpid(), (long)time(NULL));
-	if (session_setup(name, dir, o) || child_interrupted) {
+	if ((o->relayd ? session_setup_live(name, &relay, o) : session_setup(name, dir, o)) ||
+	    child_interrupted) {
 		session_destroy(name);
 		sessiond_stop();
 		if (created)

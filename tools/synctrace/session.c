@@ -4,7 +4,8 @@
  * --keep-last a ring of trace files per stream, synctrace's events and lttng-ust's statedump
  * (for symbolization), contexts vpid, vtid, procname. No ip context: it
  * would be the probe's address in libsynctrace (each event carries the
- * program's call site as `caller`), at 15-35 ns per event. */
+ * program's call site as `caller`), at 15-35 ns per event. A live session
+ * (top, record --relayd) sends the same to a relay daemon instead. */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -115,14 +116,9 @@ static int enable_channel(struct lttng_handle *h, struct lttng_domain *dom, cons
 	return ret < 0 ? failed("cannot create the channel", name, ret) : 0;
 }
 
-int session_setup(const char *name, const char *dir, const struct record_opts *o)
+/* The channel, events and contexts of a created session, then start. */
+static int configure_and_start(const char *name, const struct record_opts *o)
 {
-	char url[4200];
-	snprintf(url, sizeof(url), "file://%s", dir);
-	int ret = lttng_create_session(name, url);
-	if (ret < 0)
-		return failed("cannot create the tracing session", name, ret);
-
 	struct lttng_domain dom;
 	memset(&dom, 0, sizeof(dom));
 	dom.type = LTTNG_DOMAIN_UST;
@@ -140,10 +136,39 @@ int session_setup(const char *name, const char *dir, const struct record_opts *o
 	lttng_destroy_handle(h);
 	if (r)
 		return -1;
-	ret = lttng_start_tracing(name);
+	int ret = lttng_start_tracing(name);
 	if (ret < 0)
 		return failed("cannot start tracing", name, ret);
 	return 0;
+}
+
+int session_setup(const char *name, const char *dir, const struct record_opts *o)
+{
+	char url[4200];
+	snprintf(url, sizeof(url), "file://%s", dir);
+	int ret = lttng_create_session(name, url);
+	if (ret < 0)
+		return failed("cannot create the tracing session", name, ret);
+	return configure_and_start(name, o);
+}
+
+int session_setup_live(const char *name, const struct relay_addr *r, const struct record_opts *o)
+{
+	char ctrl[300], data[300];
+	snprintf(ctrl, sizeof(ctrl), "tcp://%s:%d", r->host, r->ctrl);
+	snprintf(data, sizeof(data), "tcp://%s:%d", r->host, r->data);
+	struct lttng_session_descriptor *d =
+		lttng_session_descriptor_live_network_create(name, ctrl, data, ST_LIVE_TIMER_US);
+	if (!d) {
+		say("cannot describe a live session to %s", ctrl);
+		return -1;
+	}
+	enum lttng_error_code ret = lttng_create_session_ext(d);
+	lttng_session_descriptor_destroy(d);
+	if (ret != LTTNG_OK)
+		return failed("cannot create the live session (is the relay daemon there?)", name,
+			      -(int)ret);
+	return configure_and_start(name, o);
 }
 
 /* Stop, waiting until every buffer is on disk. liblttng-ctl's own wait

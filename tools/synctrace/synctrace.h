@@ -5,9 +5,10 @@
  *   outdir.c    the output folder (created here, never reused)
  *   sessiond.c  the session daemon: the user's, or a private one
  *   session.c   the tracing session through liblttng-ctl
+ *   relayd.c    the relay daemon: one given (--relayd URL), or a private one
  *   child.c     running the command: environment, signals, status
  *   progress.c  the elapsed-time indicator (only on a terminal)
- *   record.c, report.c, run.c   the subcommands */
+ *   record.c, report.c, run.c, top.c   the subcommands */
 #ifndef SYNCTRACE_CLI_H
 #define SYNCTRACE_CLI_H
 
@@ -51,12 +52,28 @@ struct record_opts {
 	char *report_args[12];   /* run: --format/--sort/--top/--by/--all/--wide for the report */
 	int nreport;
 	const char *report_format; /* run: its --format, or NULL (text) */
+	const char *relayd;      /* --relayd URL: stream to this relay daemon */
+	/* top only (the live reader's own options, checked by it) */
+	const char *session;     /* --session NAME: view this live session */
+	const char *interval, *count, *max_behind;
+	int batch;               /* --batch: snapshots one after the other */
 	char **argv;             /* the command, NULL-terminated; NULL: none */
 };
 
+/* A relay daemon: its host and its control, data and live ports. */
+struct relay_addr {
+	char host[256];
+	int ctrl, data, live;
+};
+
+/* A live session's timer: how often the consumer sends what it has to the
+ * relay daemon (so how fresh `top` is; doc/live.md). */
+#define ST_LIVE_TIMER_US 250000u
+
 /* options.c: parse record options from argv (after the subcommand name);
- * for_run: also the report's --format, --sort, --top. Returns 0, 1 when
- * --help was printed, or -1 (message printed). */
+ * for_run 1 (run): also the report's --format, --sort, --top...; 2 (top):
+ * --top, --wide and top's own. Returns 0, 1 when --help was printed, or -1
+ * (message printed). */
 int record_parse(int argc, char **argv, struct record_opts *o, void (*help)(void), int for_run);
 
 /* paths.c */
@@ -76,15 +93,32 @@ void sessiond_stop(void);         /* stop the private one, if we started it */
 
 /* session.c */
 int session_setup(const char *name, const char *dir, const struct record_opts *o);
+/* A live session streaming to the relay daemon r. */
+int session_setup_live(const char *name, const struct relay_addr *r, const struct record_opts *o);
+
+/* relayd.c: "net://HOST[:CTRL[:DATA]]" (lttng's defaults 5342, 5343; the
+ * live port is CTRL + 2, 5344 by default). 0, or -1 (said). */
+int relay_parse(const char *url, struct relay_addr *r);
+/* A private lttng-relayd on 127.0.0.1, free ports, writing under outdir;
+ * stopped (exactly that process) by relayd_stop. 0, or -1 (said). */
+int relayd_start(const char *outdir, struct relay_addr *r);
+void relayd_stop(void);
 void session_stop(const char *name);
 void session_destroy(const char *name);
 
 /* child.c: run the command with the tracing environment; returns its exit
  * status as a shell reports it (128+N when killed by signal N). */
 int path_lookup(const char *cmd, char *out, size_t size); /* 0, or an errno */
+pid_t child_fork(void); /* fork after flushing stdio; -1 said */
 int child_check(const char *cmd);
 int child_run(char **argv, const struct record_opts *o, const char *lib, const char *tp);
 extern volatile int child_interrupted;   /* a SIGINT/SIGTERM/SIGHUP arrived */
+/* While child_run waits: if process pid (top's viewer) ends first, the
+ * command gets SIGINT, as from Ctrl-C (SIGTERM 2 s later if it still runs:
+ * a background job ignores SIGINT); the viewer's status is kept for
+ * child_watched (1 when it was reaped there, *status set). */
+void child_watch(pid_t pid);
+int child_watched(int *status);
 void signals_install(void);
 
 /* The note a recording leaves in its folder ("KEY: TEXT" lines, read by
@@ -116,6 +150,7 @@ int cmd_report(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_merge(int argc, char **argv); /* merge.c */
 int cmd_diff(int argc, char **argv);
+int cmd_top(int argc, char **argv);
 int report_exec(char **args, int wait_for_it);
 
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -51,6 +51,23 @@
 #define ST_NAMES_18(t, n, ...) n, ST_NAMES_16(__VA_ARGS__)
 #define ST_NAMES_20(t, n, ...) n, ST_NAMES_18(__VA_ARGS__)
 
+/* (t1, n1, ...) → "st_word(n1), ...": the fields as batched words
+ * (tracepoints/events/batch.def): a pointer as its address, an integer
+ * sign- or zero-extended as its type says. */
+#define ST_WORDS(...) ST_CAT(ST_WORDS_, ST_NARGS(__VA_ARGS__))(__VA_ARGS__)
+#define st_word(x) __builtin_choose_expr(__builtin_classify_type(x) == 5, \
+	(uint64_t)(uintptr_t)(x), (uint64_t)(int64_t)(x))
+#define ST_WORDS_2(t, n) st_word(n)
+#define ST_WORDS_4(t, n, ...) st_word(n), ST_WORDS_2(__VA_ARGS__)
+#define ST_WORDS_6(t, n, ...) st_word(n), ST_WORDS_4(__VA_ARGS__)
+#define ST_WORDS_8(t, n, ...) st_word(n), ST_WORDS_6(__VA_ARGS__)
+#define ST_WORDS_10(t, n, ...) st_word(n), ST_WORDS_8(__VA_ARGS__)
+#define ST_WORDS_12(t, n, ...) st_word(n), ST_WORDS_10(__VA_ARGS__)
+#define ST_WORDS_14(t, n, ...) st_word(n), ST_WORDS_12(__VA_ARGS__)
+#define ST_WORDS_16(t, n, ...) st_word(n), ST_WORDS_14(__VA_ARGS__)
+#define ST_WORDS_18(t, n, ...) st_word(n), ST_WORDS_16(__VA_ARGS__)
+#define ST_WORDS_20(t, n, ...) st_word(n), ST_WORDS_18(__VA_ARGS__)
+
 struct st_probes {
 #define ST_EVENT(fam, name, args, fields) void (*fam##_##name)(ST_DECL args);
 #include "st_all_events.h"

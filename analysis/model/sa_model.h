@@ -246,8 +246,9 @@ struct sa_model {
 };
 
 /* The newest trace format this model understands (tracepoints/st_probes.h);
- * it reads the older ones too (1: mutex:released had hold_ns, not acq_ts). */
-#define SA_FORMAT_MAJOR 2
+ * it reads the older ones too (1: mutex:released had hold_ns, not acq_ts;
+ * 3: events in synctrace_batch:records, tracepoints/st_batch.h). */
+#define SA_FORMAT_MAJOR 3
 
 struct sa_model *sa_model_new(void);
 void sa_model_free(struct sa_model *m);

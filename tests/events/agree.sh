@@ -27,6 +27,8 @@ while read -r fam ev; do
 	# itself (tracepoints/stacks.c, tracepoints/shared.c).
 	n=$((n + $(cat "$root/tracepoints/stacks.c" 2>/dev/null | grep -cE "st_orig\.${fam}_$ev\(")))
 	n=$((n + $(cat "$root/tracepoints/shared.c" 2>/dev/null | grep -cE "st_shr_orig\.${fam}_$ev\(")))
+	# synctrace_batch: the probes' batches of the others (tracepoints/batch.c).
+	n=$((n + $(cat "$root/tracepoints/probes.c" 2>/dev/null | grep -cE "\bst_fire_${fam}_$ev\(")))
 	if [ "$n" -eq 0 ]; then
 		echo "agree: synctrace_$fam:$ev is defined but never emitted" >&2
 		fail=1

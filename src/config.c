@@ -8,7 +8,9 @@
  *                    parser, src/setting/setting.c.
  *                    Mutexes spin only if adaptive (PTHREAD_MUTEX_
  *                    ADAPTIVE_NP), unless it is set (config.h).
- *   SYNCTRACE_LEVEL  contention (default) | full   (events when tracing)
+ *   SYNCTRACE_LEVEL  contention (default) | full | summary   (when tracing)
+ *                    summary: per-thread aggregates, no event per
+ *                    transition (src/trace/summary.h)
  *   SYNCTRACE_SEM_MAX  init | N | init:N | off   (debug check, default off)
  *                    sem_post reports (synctrace_sem:misuse) a value above
  *                    the semaphore's initial value (init), above N, or
@@ -64,8 +66,8 @@ void st_config_load(void)
 	}
 	if ((s = getenv("SYNCTRACE_LEVEL")) && *s) {
 		if (st_parse_level(s, &st_level))
-			fprintf(stderr, "synctrace: SYNCTRACE_LEVEL=%s is not contention or "
-					"full; keeping contention\n", s);
+			fprintf(stderr, "synctrace: SYNCTRACE_LEVEL=%s is not contention, "
+					"full or summary; keeping contention\n", s);
 	}
 }
 

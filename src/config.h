@@ -13,7 +13,7 @@ extern int st_spin_limit; /* iterations of the spin loop */
  * more than it gained: doc/spin.md). An explicit SYNCTRACE_SPIN sets it,
  * so that spin strategies compare on every mutex. */
 extern int st_spin_all_mutexes;
-extern int st_level;      /* ST_META_LEVEL_CONTENTION or ST_META_LEVEL_FULL */
+extern int st_level;      /* ST_META_LEVEL_CONTENTION, _FULL or _SUMMARY */
 
 /* SYNCTRACE_SEM_MAX: sem_post checks the value it leaves against a limit
  * (a debug check; off by default). */

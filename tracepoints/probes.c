@@ -211,12 +211,12 @@ static void st_forked_child(void)
  *
  * Events whose fields are their arguments go to the thread's batch
  * (batch.c) when batching is on and the session records batches; the
- * others (strings, arrays, fields the probe adds) are emitted as they are,
- * as is every event when batching is off. */
+ * others (strings, arrays, fields the probe adds: listed in st_single) are
+ * emitted as they are, as is every event when batching is off. */
 static const unsigned char st_single[ST_EVI_N] = {
 	[ST_EVI_meta_start] = 1, [ST_EVI_meta_config] = 1, [ST_EVI_meta_stop] = 1,
 	[ST_EVI_meta_mapping] = 1, [ST_EVI_stack_frames] = 1, [ST_EVI_thread_name] = 1,
-	[ST_EVI_batch_records] = 1,
+	[ST_EVI_summary_object] = 1, [ST_EVI_batch_records] = 1,
 };
 
 static void st_start_due(void)

@@ -71,6 +71,7 @@ static void tracer_thread_end(void *unused)
 static void app_thread_end(void *unwound)
 {
 	st_thread_ev_exit(unwound != 0);
+	st_summary_thread_exit();
 }
 
 static void *run_tracer_thread(struct start s)

@@ -23,7 +23,8 @@ ST_EXPORT int synctrace_register_probes(const struct st_probes *probes, unsigned
 	memcpy(st_tracer_code, ranges, (size_t)nranges * sizeof(*ranges));
 	st_store_release(&st_tracer_code_n, nranges);
 	st_store_release(&st_probes_in, probes);
-	st_store_release(&st_trace_flags, st_level);
+	st_store_release(&st_trace_flags,
+			 st_level == ST_META_LEVEL_SUMMARY ? ST_TRACE_SUMMARY : st_level);
 	st_set_caller(0);
 	st_meta_ev_start(ST_FORMAT_MAJOR, ST_FORMAT_MINOR, st_level,
 			 st_spin_mode, st_spin_limit);
@@ -38,6 +39,8 @@ ST_EXPORT void synctrace_unregister_probes(void)
 		return;
 	st_set_caller(0);
 	int n = st_objects_flush();
+	if (st_level == ST_META_LEVEL_SUMMARY)
+		st_summary_flush_all();
 	st_meta_ev_stop(n);
 	st_store_release(&st_trace_flags, 0);
 }

@@ -75,6 +75,8 @@ static void level_values(void)
 	CHECK_EQ(v, ST_META_LEVEL_CONTENTION);
 	CHECK_EQ(st_parse_level("full", &v), 0);
 	CHECK_EQ(v, ST_META_LEVEL_FULL);
+	CHECK_EQ(st_parse_level("summary", &v), 0);
+	CHECK_EQ(v, ST_META_LEVEL_SUMMARY);
 	v = -7;
 	CHECK_EQ(st_parse_level("FULL", &v), -1);
 	CHECK_EQ(st_parse_level("2", &v), -1);

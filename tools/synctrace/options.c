@@ -126,7 +126,7 @@ int record_parse(int argc, char **argv, struct record_opts *o, void (*help)(void
 			break;
 		case 'l':
 			if (!valid_level(optarg)) {
-				say("--level wants contention or full, not '%s'", optarg);
+				say("--level wants contention, full or summary, not '%s'", optarg);
 				return -1;
 			}
 			o->level = optarg;

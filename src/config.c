@@ -16,6 +16,12 @@
  *                    the semaphore's initial value (init), above N, or
  *                    above the initial value where sem_init gave one and
  *                    N elsewhere (init:N; sem_open'ed semaphores).
+ *   SYNCTRACE_THRESHOLD  DURATION (100us, 2ms, 1s; 0 off, the default)
+ *                    contention level: a mutex wait shorter than it is
+ *                    aggregated (src/trace/summary.h), not recorded; the
+ *                    longer ones are recorded event by event
+ *                    (tracepoints/batch.c holds a wait's records until it
+ *                    ends). Needs batching (SYNCTRACE_BATCH, default on).
  *   SYNCTRACE_TRACE  1: load libsynctrace-tp.so (and so liblttng-ust) at
  *                    start and trace into the active session.
  *
@@ -39,6 +45,7 @@ int st_spin_all_mutexes = 0;
 int st_level = ST_META_LEVEL_CONTENTION;
 int st_sem_max_mode = ST_META_SEM_MAX_OFF;
 int st_sem_max = -1;
+long long st_threshold_ns = 0;
 
 void st_config_load(void)
 {
@@ -63,6 +70,11 @@ void st_config_load(void)
 					"init:COUNT or off; not checking\n", s);
 		else
 			st_sem_max_mode = mode, st_sem_max = limit;
+	}
+	if ((s = getenv("SYNCTRACE_THRESHOLD")) && *s) {
+		if (st_parse_duration_ns(s, &st_threshold_ns))
+			fprintf(stderr, "synctrace: SYNCTRACE_THRESHOLD=%s is not a duration "
+					"(100us, 2ms, 1s); recording every wait\n", s);
 	}
 	if ((s = getenv("SYNCTRACE_LEVEL")) && *s) {
 		if (st_parse_level(s, &st_level))

@@ -19,6 +19,7 @@ extern int st_level;      /* ST_META_LEVEL_CONTENTION, _FULL or _SUMMARY */
  * (a debug check; off by default). */
 extern int st_sem_max_mode; /* enum st_meta_sem_max bits; read by sem_post */
 extern int st_sem_max;      /* the N of "N" / "init:N", else -1 */
+extern long long st_threshold_ns; /* SYNCTRACE_THRESHOLD, 0 when off */
 
 void st_config_load(void);
 

@@ -49,6 +49,7 @@
 void st_batch_emit(int tid, const uint64_t *words, unsigned n);
 
 int st_batch_on;
+int64_t st_batch_threshold_ns;
 static uint32_t st_ev_hashes[ST_EVI_N];
 const uint32_t *const st_ev_hash = st_ev_hashes;
 static const char *const st_ev_names[ST_EVI_N] = {
@@ -87,6 +88,8 @@ static void write_out(struct st_batch *b, int owner)
 		sched_yield();
 	}
 	uint32_t d = b->done, h = __atomic_load_n(&b->head, __ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&b->holding, __ATOMIC_RELAXED))
+		h = b->hold; /* an open wait's records wait for its end */
 	while (d != h) { /* one event, or two when the records wrap */
 		uint32_t at = d % ST_RING, k = h - d;
 		if (k > ST_RING - at)
@@ -95,7 +98,19 @@ static void write_out(struct st_batch *b, int owner)
 		d += k;
 	}
 	__atomic_store_n(&b->done, d, __ATOMIC_RELEASE);
+	if (d != b->head)
+		__atomic_store_n(&b->since, st_batch_now(), __ATOMIC_RELAXED);
 	__atomic_store_n(&b->lock, 0, __ATOMIC_RELEASE);
+}
+
+/* Room is needed and a held wait fills the ring: it is recorded. */
+static void make_room(struct st_batch *b)
+{
+	write_out(b, 1);
+	if (b->holding && b->hold == b->done) {
+		__atomic_store_n(&b->holding, 0, __ATOMIC_RELEASE);
+		write_out(b, 1);
+	}
 }
 
 static void *flusher(void *unused)
@@ -159,6 +174,7 @@ static struct st_batch *ring_new(void)
 	b->head = b->done = 0;
 	b->lock = 0;
 	b->since = 0;
+	b->holding = 0;
 	b->tid = (int)gettid();
 	b->next = st_rings;
 	st_rings = b;
@@ -190,13 +206,13 @@ uint64_t *st_batch_reserve_slow(uint32_t need)
 	uint32_t h = b->head, tail = ST_RING - h % ST_RING;
 	if (tail < need) {
 		while (!room(b, h, tail))
-			write_out(b, 1);
+			make_room(b);
 		b->w[h % ST_RING] = 0; /* pad: the records resume at the ring's start */
 		h += tail;
 		__atomic_store_n(&b->head, h, __ATOMIC_RELEASE);
 	}
 	while (!room(b, h, need))
-		write_out(b, 1);
+		make_room(b);
 	return &b->w[h % ST_RING];
 }
 
@@ -205,11 +221,71 @@ void st_batch_write_out(struct st_batch *b)
 	write_out(b, 1);
 }
 
+static enum st_evi evi_of(uint32_t hash)
+{
+	for (int i = 0; i < ST_EVI_N; i++)
+		if (st_ev_hashes[i] == hash)
+			return (enum st_evi)i;
+	return ST_EVI_N;
+}
+
+/* Each record of [at, h) in turn: f(evi, its fields); stops at the first
+ * that returns 0. The held records do not wrap but for pads. */
+static int each_record(struct st_batch *b, uint32_t at, uint32_t h,
+		       int (*f)(enum st_evi, const uint64_t *))
+{
+	while (at != h) {
+		const uint64_t *r = &b->w[at % ST_RING];
+		if (r[0] == 0) { /* pad: on at the ring's start */
+			at += ST_RING - at % ST_RING;
+			continue;
+		}
+		enum st_evi ev = evi_of(ST_BATCH_HASH_OF(r[0]));
+		if (ev == ST_EVI_N || !f(ev, r + 2))
+			return 0;
+		at += 2 + ST_BATCH_N_OF(r[0]);
+	}
+	return 1;
+}
+
+static int takes(enum st_evi ev, const uint64_t *args)
+{
+	(void)args;
+	return synctrace_summarize(ev, 0);
+}
+
+static int aggregate(enum st_evi ev, const uint64_t *args)
+{
+	return synctrace_summarize(ev, args);
+}
+
+void st_batch_wait_end(uint64_t wait_ns)
+{
+	struct st_batch *b = st_mine;
+	if ((uintptr_t)b <= 1 || !b->holding)
+		return;
+	if (wait_ns >= (uint64_t)st_batch_threshold_ns) {
+		__atomic_store_n(&b->holding, 0, __ATOMIC_RELEASE); /* recorded */
+		return;
+	}
+	/* Under the lock: the flusher reads head and the hold together. */
+	while (__atomic_exchange_n(&b->lock, 1, __ATOMIC_ACQUIRE))
+		sched_yield();
+	uint32_t at = b->hold, h = b->head;
+	if (each_record(b, at, h, takes)) {
+		each_record(b, at, h, aggregate);
+		__atomic_store_n(&b->head, at, __ATOMIC_RELEASE);
+	}
+	__atomic_store_n(&b->holding, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&b->lock, 0, __ATOMIC_RELEASE);
+}
+
 void st_batch_retire(void)
 {
 	struct st_batch *b = st_mine;
 	if (!b || b == ST_GONE)
 		return;
+	__atomic_store_n(&b->holding, 0, __ATOMIC_RELEASE); /* a wait never ended: recorded */
 	write_out(b, 1);
 	st_mine = ST_GONE;
 	rings_lock();
@@ -227,8 +303,10 @@ void st_batch_stop(void)
 {
 	rings_lock();
 	st_stopped = st_batch_slow_due = 1;
-	for (struct st_batch *b = st_rings; b; b = b->next)
+	for (struct st_batch *b = st_rings; b; b = b->next) {
+		__atomic_store_n(&b->holding, 0, __ATOMIC_RELEASE);
 		write_out(b, 1);
+	}
 	rings_unlock();
 }
 
@@ -256,6 +334,7 @@ static void fork_child(void)
 	if (keep && keep != ST_GONE) {
 		keep->head = keep->done = 0; /* the parent writes those out */
 		keep->lock = 0;
+		keep->holding = 0;
 		keep->tid = (int)gettid();
 		keep->next = 0;
 		st_rings = keep;
@@ -291,8 +370,41 @@ __attribute__((visibility("default"), noreturn)) void _Exit(int status)
 	__builtin_unreachable();
 }
 
+/* The wait a record ends, with its duration's field: the slot + 1 of
+ * `wait_ns` in the event's fields, 0 for every other event. */
+unsigned char st_batch_wait_slot[ST_EVI_N];
+static const char *const st_ev_args[ST_EVI_N] = {
+#define ST_EVENT(fam, name, args, fields) [ST_EVI_##fam##_##name] = #args,
+#include "st_all_events.h"
+#undef ST_EVENT
+};
+
+/* The slot of field `name` in "(type, name, type, name...)", or -1. */
+static int arg_slot(const char *args, const char *name)
+{
+	size_t len = strlen(name);
+	int k = 0;
+	for (const char *p = args; *p; k++) {
+		while (*p == '(' || *p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		const char *e = p + strcspn(p, ",)");
+		const char *t = e;
+		while (t > p && (t[-1] == ' ' || t[-1] == '\t' || t[-1] == '\n'))
+			t--;
+		if (k % 2 == 1 && (size_t)(t - p) == len && !strncmp(p, name, len))
+			return k / 2;
+		if (!*e || *e == ')')
+			break;
+		p = e + 1;
+	}
+	return -1;
+}
+
 void st_batch_init(void)
 {
+	static const enum st_evi ends[] = { ST_EVI_mutex_acquired, ST_EVI_mutex_timeout };
+	for (unsigned i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
+		st_batch_wait_slot[ends[i]] = (unsigned char)(arg_slot(st_ev_args[ends[i]], "wait_ns") + 1);
 	real_exit = (exit_fn)dlsym(RTLD_NEXT, "_exit");
 	real_Exit = (exit_fn)dlsym(RTLD_NEXT, "_Exit");
 	const char *s = getenv("SYNCTRACE_BATCH");

@@ -8,18 +8,13 @@
 
 #include "st_probes.h"
 
-/* Every event, numbered for the probes' tables (not a trace value: the
- * trace names a record's event by st_batch_hash). */
-enum st_evi {
-#define ST_EVENT(fam, name, args, fields) ST_EVI_##fam##_##name,
-#include "st_all_events.h"
-#undef ST_EVENT
-	ST_EVI_N
-};
 
 /* SYNCTRACE_BATCH: 1 (default) record events in per-thread buffers, 0 one
  * LTTng event per transition (format 2). Set by st_batch_init. */
 extern int st_batch_on;
+/* SYNCTRACE_THRESHOLD (meta:config), 0 off: a mutex wait shorter than
+ * this is aggregated, not recorded (st_batch_hold, st_batch_wait_end). */
+extern int64_t st_batch_threshold_ns;
 
 /* Once, from the probes' constructor: read the setting, hash the names. */
 void st_batch_init(void);
@@ -35,6 +30,8 @@ struct st_batch {
 	int lock;
 	int tid;               /* the owner's (the record event's tid field) */
 	int64_t since;         /* about when the oldest pending record happened */
+	uint32_t hold;         /* while holding: where the open wait's records begin */
+	int holding;           /* 1: [hold, head) is a wait not ended: not written out */
 	struct st_batch *next; /* in batch.c's lists, under their lock */
 	uint64_t w[ST_RING];
 };
@@ -81,6 +78,23 @@ static inline void st_batch_commit(uint32_t need, int64_t now)
 			     now - __atomic_load_n(&b->since, __ATOMIC_RELAXED) >= ST_AGE_NS, 0))
 		st_batch_write_out(b);
 }
+
+/* SYNCTRACE_THRESHOLD: the record just reserved begins a wait (mutex:
+ * requested): it and the thread's next records are held until the wait
+ * ends (a wait already held is recorded). */
+static inline void st_batch_hold(void)
+{
+	struct st_batch *b = st_mine;
+	b->hold = b->head;
+	__atomic_store_n(&b->holding, 1, __ATOMIC_RELAXED); /* published by commit's release */
+}
+/* The held wait ended after wait_ns (mutex:acquired or timeout, just
+ * committed): recorded if it lasted the threshold, else its records go to
+ * the aggregator and out of the ring (recorded all the same if one of them
+ * has no aggregator). */
+void st_batch_wait_end(uint64_t wait_ns);
+/* The events that end a held wait: their `wait_ns` field's slot + 1. */
+extern unsigned char st_batch_wait_slot[ST_EVI_N];
 
 /* The calling thread ends: its records are written out and its buffer
  * goes back to the pool (later events of the thread are emitted singly). */

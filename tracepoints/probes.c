@@ -73,6 +73,7 @@ enum {
 #define ST_REPEAT_NS 100000000LL /* 100 ms */
 
 static int st_start_args[5], st_config_args[3], st_start_known;
+static uint64_t st_config_threshold;
 static volatile int st_ann;
 static int64_t st_ann_ns;
 /* lttng-ust's fork helper is preloaded: a child registers anew, with its own
@@ -111,7 +112,7 @@ static void st_announce(int repeat)
 	lttng_ust_tracepoint(synctrace_meta, start, st_start_args[0], st_start_args[1],
 			     st_start_args[2], st_start_args[3], st_start_args[4]);
 	lttng_ust_tracepoint(synctrace_meta, config, st_config_args[0], st_config_args[1],
-			     st_config_args[2]);
+			     st_config_args[2], st_config_threshold);
 }
 
 /* Before an event (lazy = 1), or at registration (lazy = 0): emit what is
@@ -158,8 +159,12 @@ static void st_note_start(int format_major, int format_minor, int level, int spi
 }
 
 /* The second announcement: now both are known. */
-static void st_note_config(int sem_max_mode, int sem_max, int all_mutexes_spin)
+static void st_note_config(int sem_max_mode, int sem_max, int all_mutexes_spin,
+			   uint64_t threshold_ns)
 {
+	/* Without batches no wait can be held back: every wait is recorded. */
+	st_config_threshold = st_batch_on ? threshold_ns : 0;
+	st_batch_threshold_ns = (int64_t)st_config_threshold;
 	st_config_args[0] = sem_max_mode;
 	st_config_args[1] = sem_max;
 	st_config_args[2] = all_mutexes_spin;
@@ -245,7 +250,13 @@ static void st_start_due(void)
 				p_[0] = ST_BATCH_HEAD(st_ev_hash[ST_EVI_##fam##_##name], n_); \
 				p_[1] = (uint64_t)now_;                           \
 				memcpy(p_ + 2, w_, sizeof(w_));                   \
+				if (ST_EVI_##fam##_##name == ST_EVI_mutex_requested && \
+				    st_batch_threshold_ns)                        \
+					st_batch_hold();                          \
 				st_batch_commit(n_ + 2, now_);                    \
+				if (st_batch_wait_slot[ST_EVI_##fam##_##name])    \
+					st_batch_wait_end(                        \
+						w_[st_batch_wait_slot[ST_EVI_##fam##_##name] - 1]); \
 				return;                                           \
 			}                                                         \
 		}                                                                 \

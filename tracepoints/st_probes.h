@@ -18,9 +18,10 @@
 /* Trace format: bump major when a field changes meaning or disappears,
  * minor when a reader of the old format still reads the new one. */
 #define ST_FORMAT_MAJOR 2
-#define ST_FORMAT_MINOR 3 /* 1: meta:start has nonce and repeat; 2: code
+#define ST_FORMAT_MINOR 4 /* 1: meta:start has nonce and repeat; 2: code
 			   * fields are enumerations (same values); 3: the
-			   * summary level (synctrace_summary, level 0) */
+			   * summary level (synctrace_summary, level 0);
+			   * 4: meta:config has threshold_ns */
 
 /* (t1, n1, t2, n2, ...) → "t1 n1, t2 n2, ..." and "n1, n2, ...". */
 #define ST_NARGS(...) ST_NARGS_(__VA_ARGS__, 20, 19, 18, 17, 16, 15, 14, 13, \
@@ -74,6 +75,23 @@ struct st_probes {
 #include "st_all_events.h"
 #undef ST_EVENT
 };
+
+/* Every event, numbered as in st_probes (the two libraries' tables; not
+ * a trace value: the trace names a batched record's event by its hash,
+ * tracepoints/st_batch.h). */
+enum st_evi {
+#define ST_EVENT(fam, name, args, fields) ST_EVI_##fam##_##name,
+#include "st_all_events.h"
+#undef ST_EVENT
+	ST_EVI_N
+};
+
+/* Exported by libsynctrace.so for SYNCTRACE_THRESHOLD: hand event evi
+ * (its fields as batched words) to the summary level's aggregator
+ * (src/trace/summary.h), from the thread it happened on, inside the trace
+ * guard. Returns 1 if that event has an aggregator (with args NULL: only
+ * says so), else 0. */
+int synctrace_summarize(unsigned evi, const uint64_t *args);
 
 /* Address ranges of the tracer's own code: calls whose caller lies inside
  * them are never traced (lttng-ust locks our mutexes, sometimes while it

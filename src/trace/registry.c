@@ -29,7 +29,8 @@ ST_EXPORT int synctrace_register_probes(const struct st_probes *probes, unsigned
 	st_meta_ev_start(ST_FORMAT_MAJOR, ST_FORMAT_MINOR, st_level,
 			 st_spin_mode, st_spin_limit);
 	/* settings start lacks; second: the probes emit both once it is in */
-	st_meta_ev_config(st_sem_max_mode, st_sem_max, st_spin_all_mutexes);
+	st_meta_ev_config(st_sem_max_mode, st_sem_max, st_spin_all_mutexes,
+			  (uint64_t)st_threshold_ns);
 	return 0;
 }
 

@@ -109,6 +109,7 @@ int record_parse(int argc, char **argv, struct record_opts *o, void (*help)(void
 		{ "by", required_argument, 0, 'Y' },
 		{ "all", no_argument, 0, 'A' },
 		{ "wide", no_argument, 0, 'E' },
+		{ "threshold", required_argument, 0, 'R' },
 		{ 0, 0, 0, 0 },
 	};
 	memset(o, 0, sizeof(*o));
@@ -131,6 +132,15 @@ int record_parse(int argc, char **argv, struct record_opts *o, void (*help)(void
 			}
 			o->level = optarg;
 			break;
+		case 'R': {
+			long long ns;
+			if (st_parse_duration_ns(optarg, &ns)) {
+				say("--threshold wants a duration (100us, 2ms, 1s), not '%s'", optarg);
+				return -1;
+			}
+			o->threshold = optarg;
+			break;
+		}
 		case 's':
 			if (!valid_spin(optarg)) {
 				say("--spin wants none, bail, full, N, bail:N or full:N, not '%s'", optarg);

@@ -35,6 +35,8 @@ static void help(void)
 	      "                        the command runs on, untraced, and the report says so\n"
 	      "      --duration TIME   stop recording after TIME (30s, 500ms, 2m)\n"
 	      "      --keep-last SIZE  rotate: keep about the last SIZE of the trace (servers)\n"
+	      "      --threshold TIME  record only the mutex waits that last TIME (100us, 2ms);\n"
+	      "                        count the shorter ones in summaries (SYNCTRACE_THRESHOLD)\n"
 	      "      --warn-rate RATE  warn once when the trace grows faster than RATE bytes/s\n"
 	      "                        (default 64M; 0: never)\n"
 	      "  -q, --quiet           no messages but errors, no progress indicator\n"

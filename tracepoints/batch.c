@@ -273,7 +273,11 @@ void st_batch_wait_end(uint64_t wait_ns)
 		sched_yield();
 	uint32_t at = b->hold, h = b->head;
 	if (each_record(b, at, h, takes)) {
+		/* The aggregators may emit (a full table): those events go out
+		 * singly, not into this ring, whose lock is ours now. */
+		st_mine = ST_GONE;
 		each_record(b, at, h, aggregate);
+		st_mine = b;
 		__atomic_store_n(&b->head, at, __ATOMIC_RELEASE);
 	}
 	__atomic_store_n(&b->holding, 0, __ATOMIC_RELEASE);

@@ -3,8 +3,10 @@
 # (each surely contended), the long ones are recorded event by event and
 # the short ones only counted (summaries), exactly; without a threshold
 # every wait is recorded. The report says which waits were sampled.
-# usage: check.sh SYNCTRACE WAITS_PROGRAM
-SYNCTRACE=$1 prog=$2
+# Then many short waits of 4 threads (hot.c) under a threshold: the run
+# ends, and every acquisition is counted (the object's own counter).
+# usage: check.sh SYNCTRACE WAITS_PROGRAM HOT_PROGRAM
+SYNCTRACE=$1 prog=$2 hot=$3
 . "$(dirname "$0")/../cli/lib.sh"
 need_daemon
 short=12 long=2 hold_ms=1200 thr=400ms
@@ -59,4 +61,9 @@ jq -r '.tables[] | select(.name == "summary.processes") | .notes[]?' "$T/r.thres
 grep 'synctrace_mutex:acquired:' "$T/events.threshold" | sed -n 's/.*wait_ns = \([0-9]*\).*/\1/p' |
 	while read -r ns; do [ "$ns" -ge 400000000 ] || echo short; done | grep -q short &&
 	fail "threshold: a recorded wait is shorter than 400 ms" || pass "threshold: every recorded wait lasted 400 ms or more"
+run_st 0 "record --threshold 1ms, 4 threads hot" record -q --threshold 1ms -o "$T/hot" -- "$hot" 4 20000
+grep -q '^hot: acquisitions=80000$' "$T/out" && pass "hot: 80000 acquisitions" || fail "hot: $(cat "$T/out")"
+n=$("$SYNCTRACE" report --format json "$T/hot" 2>/dev/null |
+	jq -r '.tables[] | select(.name == "contention.locks") | .rows[] | select(.name == "hot") | .acquisitions')
+[ "$n" = 80000 ] && pass "hot: the report counts 80000 acquisitions" || fail "hot: the report counts '$n'"
 finish

@@ -303,12 +303,12 @@ count_events() {
 }
 
 # Events in a trace (rep 0 traces of the overhead experiment).
-# The events of a trace: transitions, batched records counted one each
-# (synctrace-report --events), else LTTng's events.
+# The events of a trace (every provider's), batched records counted one
+# each (synctrace-report --events), else LTTng's events.
 total_events() {
 	local rep=$build/analysis/synctrace-report
 	if [ -x "$rep" ]; then
-		"$rep" --events "$1" 2>/dev/null | grep -c ' synctrace_' || true
+		"$rep" --events "$1" 2>/dev/null | grep -c . || true
 	else
 		babeltrace2 "$1" -c sink.utils.counter -p step=+0 2>/dev/null | awk '$2 == "Event" {n = $1} END {print (n == "" ? "nan" : n)}'
 	fi

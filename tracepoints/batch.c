@@ -356,22 +356,23 @@ static void fork_child(void)
 typedef void (*exit_fn)(int);
 static exit_fn real_exit, real_Exit;
 
-__attribute__((visibility("default"), noreturn)) void _exit(int status)
+static __attribute__((noreturn)) void flush_and(exit_fn *real, const char *name, int status)
 {
 	st_batch_stop();
-	if (!real_exit)
-		real_exit = (exit_fn)dlsym(RTLD_NEXT, "_exit");
-	real_exit(status);
+	if (!*real)
+		*real = (exit_fn)dlsym(RTLD_NEXT, name);
+	(*real)(status);
 	__builtin_unreachable();
+}
+
+__attribute__((visibility("default"), noreturn)) void _exit(int status)
+{
+	flush_and(&real_exit, "_exit", status);
 }
 
 __attribute__((visibility("default"), noreturn)) void _Exit(int status)
 {
-	st_batch_stop();
-	if (!real_Exit)
-		real_Exit = (exit_fn)dlsym(RTLD_NEXT, "_Exit");
-	real_Exit(status);
-	__builtin_unreachable();
+	flush_and(&real_Exit, "_Exit", status);
 }
 
 /* The wait a record ends, with its duration's field: the slot + 1 of

@@ -167,47 +167,43 @@ static void push(struct sa_merge *m, struct sa_merge_src *s, int64_t at)
 	release(m);
 }
 
+/* Each string of an event, by address. */
+static unsigned strings_of(struct sa_event *e, const char **out[])
+{
+	unsigned n = 0;
+	out[n++] = &e->name;
+	out[n++] = &e->procname;
+	out[n++] = &e->arr_name;
+	out[n++] = &e->text;
+	for (unsigned i = 0; i < e->nfields && i < SA_MAX_FIELDS; i++)
+		out[n++] = &e->f[i].name;
+	for (unsigned i = 0; i < e->nstrings && i < SA_MAX_STRINGS; i++) {
+		out[n++] = &e->s[i].name;
+		out[n++] = &e->s[i].v;
+	}
+	return n;
+}
+
 /* The event's strings, copied into one block (the decoder's die with
  * its message). */
 static int copy_strings(struct sa_merge_src *s)
 {
 	struct sa_event *e = &s->ev;
-	size_t len = 0;
-#define SA__LEN(p) (len += (p) ? strlen(p) + 1 : 0)
-	SA__LEN(e->name);
-	SA__LEN(e->procname);
-	SA__LEN(e->arr_name);
-	SA__LEN(e->text);
-	for (unsigned i = 0; i < e->nfields && i < SA_MAX_FIELDS; i++)
-		SA__LEN(e->f[i].name);
-	for (unsigned i = 0; i < e->nstrings && i < SA_MAX_STRINGS; i++) {
-		SA__LEN(e->s[i].name);
-		SA__LEN(e->s[i].v);
-	}
-#undef SA__LEN
-	char *p = s->strings = malloc(len ? len : 1);
+	const char **str[4 + SA_MAX_FIELDS + 2 * SA_MAX_STRINGS];
+	unsigned n = strings_of(e, str);
+	size_t len = 1;
+	for (unsigned i = 0; i < n; i++)
+		len += *str[i] ? strlen(*str[i]) + 1 : 0;
+	char *p = s->strings = malloc(len);
 	if (!p)
 		return -1;
-#define SA__CPY(f)                                 \
-	do {                                       \
-		if (f) {                           \
-			size_t l_ = strlen(f) + 1; \
-			memcpy(p, f, l_);          \
-			(f) = p;                   \
-			p += l_;                   \
-		}                                  \
-	} while (0)
-	SA__CPY(e->name);
-	SA__CPY(e->procname);
-	SA__CPY(e->arr_name);
-	SA__CPY(e->text);
-	for (unsigned i = 0; i < e->nfields && i < SA_MAX_FIELDS; i++)
-		SA__CPY(e->f[i].name);
-	for (unsigned i = 0; i < e->nstrings && i < SA_MAX_STRINGS; i++) {
-		SA__CPY(e->s[i].name);
-		SA__CPY(e->s[i].v);
-	}
-#undef SA__CPY
+	for (unsigned i = 0; i < n; i++)
+		if (*str[i]) {
+			size_t l = strlen(*str[i]) + 1;
+			memcpy(p, *str[i], l);
+			*str[i] = p;
+			p += l;
+		}
 	if (e->narr) {
 		if (!(s->arr = malloc(e->narr * sizeof(*s->arr))))
 			return -1;

@@ -52,6 +52,16 @@ done | while read -r e v label; do
 		exit 1
 	fi
 done || fail=1
+# An event with a string or array field cannot be a batched record (its
+# fields are 64-bit words): tracepoints/probes.c lists it in st_single.
+for f in "$root"/tracepoints/events/*.def; do
+	awk '/^ST_EVENT\(/ {sub(/^ST_EVENT\(/, ""); split($0, a, /, */); ev = a[1] "_" a[2]}
+	     ev != "" && /lttng_ust_field_(string|sequence|array)/ {print ev; ev = ""}
+	     /\)\)\)$/ {ev = ""}' "$f"
+done | while read -r ev; do
+	grep -q "\[ST_EVI_$ev\] = 1" "$root/tracepoints/probes.c" ||
+		{ echo "agree: $ev has a string or array field but is not in probes.c's st_single" >&2; exit 1; }
+done || fail=1
 n=$(wc -l <<<"$defs")
 [ $fail -eq 0 ] && echo "agree: $n events defined, documented and emitted"
 exit $fail

@@ -101,8 +101,10 @@ static inline int sa_ev_get(const struct sa_event *e, const char *name, int64_t 
  * has it, else 0 and *out = 0. */
 static inline int sa_ev_at(const struct sa_event *e, int slot, int64_t *out)
 {
-	*out = e->f[slot].name ? e->f[slot].v : 0;
-	return e->f[slot].name != NULL;
+	/* slots past nfields are not the event's (a field an older format lacks) */
+	int has = (unsigned)slot < e->nfields && e->f[slot].name != NULL;
+	*out = has ? e->f[slot].v : 0;
+	return has;
 }
 
 static inline int64_t sa_ev_i(const struct sa_event *e, const char *name)

@@ -1,8 +1,11 @@
-/* THREADS threads lock and unlock one mutex ROUNDS times each: many short
- * contended waits, whose aggregation emits summaries while the thread's
- * batch is held (a table filling up). Prints "hot: acquisitions=N".
+/* THREADS threads lock and unlock one mutex ROUNDS times each, yielding
+ * the CPU while holding it every 16th time (so the others find it held
+ * and sleep: contended waits whatever the scheduling): many short waits,
+ * whose aggregation emits summaries while the thread's batch is held (a
+ * table filling up). Prints "hot: acquisitions=N".
  * usage: hot THREADS ROUNDS */
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -17,6 +20,8 @@ static void *run(void *arg)
 		pthread_mutex_lock(&hot);
 		for (int k = 0; k < 50; k++)
 			counter++;
+		if (i % 16 == 0)
+			sched_yield();
 		pthread_mutex_unlock(&hot);
 	}
 	return 0;

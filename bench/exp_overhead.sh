@@ -1,8 +1,12 @@
 # shellcheck shell=bash disable=SC2154
 # Sourced by run.sh (its out, tmp, reps, scale and helpers are in scope).
 # (e) Tracing overhead: each workload with synctrace preloaded (no session),
-# traced at contention and full level, and glibc under lttng-ust's own
-# pthread wrapper (mutex lock/unlock events only); events written per second.
+# traced at contention and full level (batched records, the default), at
+# the contention level with one LTTng event per transition (single:
+# SYNCTRACE_BATCH=0) and with SYNCTRACE_THRESHOLD (threshold, 1 ms or
+# ST_BENCH_THRESHOLD), and glibc under lttng-ust's own pthread wrapper
+# (mutex lock/unlock events only); events and trace bytes written per
+# second; then the start cost and the instructions per event (callgrind).
 exp_overhead() {
 	local d
 	d=$(dur 0.5)
@@ -26,7 +30,7 @@ exp_overhead() {
 	# traced runs pay lttng-ust's start-up (about a second each): fewer repeats
 	local reps_all=$reps
 	reps=${ST_OVERHEAD_REPEATS:-$(( reps < 3 ? reps : 3 ))}
-	COUNT_EVENTS=1 COUNT_SECONDS=$d measure overhead "glibc preload contention full wrapper" "${w[@]}"
+	COUNT_EVENTS=1 COUNT_SECONDS=$d measure overhead "glibc preload contention single threshold full wrapper" "${w[@]}"
 	# one figure: the workload's own throughput key (two-queue: messages/s)
 	printf '%s\n' "${spec[@]}" | awk -F'|' '{print $1 "\t" $2}' >"$tmp/keys"
 	awk -F'\t' -v OFS='\t' 'FNR == NR {k[$1] = $2; next}
@@ -40,14 +44,82 @@ exp_overhead() {
 
 	say ""
 	say "  events written (the first repeat's trace of each traced mode, counted; discarded: events the ring buffer dropped)"
-	printf '  %-30s %-11s %12s %10s %12s %10s\n' workload mode events seconds events/s discarded
-	awk -F'\t' '{printf "  %-30s %-11s %12s %10s %12s %10s\n", $1, $2, $3, $4, $5, $6}' "$tmp/overhead.events"
-	awk -F'\t' '{printf "{\"workload\": \"%s\", \"mode\": \"%s\", \"events\": %s, \"seconds\": %s, \"events_per_s\": %s, \"discarded\": %s}\n", $1, $2, ($3 == "nan" ? "null" : $3), $4, ($3 == "nan" ? "null" : $5), $6}' "$tmp/overhead.events" >>"$tmp/overhead.extra"
-	say "  (events/s: events in the trace over the workload's own run time)"
+	printf '  %-30s %-11s %12s %10s %12s %10s %12s\n' workload mode events seconds events/s discarded "trace B/s"
+	awk -F'\t' '{printf "  %-30s %-11s %12s %10s %12s %10s %12s\n", $1, $2, $3, $4, $5, $6, $7}' "$tmp/overhead.events"
+	awk -F'\t' '{printf "{\"workload\": \"%s\", \"mode\": \"%s\", \"events\": %s, \"seconds\": %s, \"events_per_s\": %s, \"discarded\": %s, \"trace_bytes_per_s\": %s}\n", $1, $2, ($3 == "nan" ? "null" : $3), $4, ($3 == "nan" ? "null" : $5), $6, ($7 == "" ? "null" : $7)}' "$tmp/overhead.events" >>"$tmp/overhead.extra"
+	say "  (events/s: transitions in the trace, a batched record counted as one, over the workload's own run time; trace B/s: the trace's bytes on disk over the same time)"
 	awk -F'\t' '$2 != "glibc" {print $1 "\t" $2 "\t" $7 "\t" $8 "\t" $9}' "$tmp/oh.sum" |
 		REFLINE=1 chart overhead bar "Tracing overhead: throughput relative to glibc (paired median, min-max; 1 = glibc)" "" "ratio to glibc"
 	overhead_floor
+	overhead_start
+	overhead_instructions
 	reps=$reps_all
+}
+
+# The start cost: N short processes (/bin/true from one shell) recorded
+# by `synctrace record` against the same loop untraced, paired by repeat;
+# and `synctrace record -- true` as a whole.
+overhead_start() {
+	[ "$have_session" = 1 ] || return 0
+	local st=$build/tools/synctrace n=${ST_START_PROCESSES:-20} r a b c
+	[ -x "$st" ] || return 0
+	local loop="i=0; while [ \$i -lt $n ]; do /bin/true; i=\$((i + 1)); done"
+	: >"$tmp/start.tsv"
+	for ((r = 0; r < reps; r++)); do
+		a=$(date +%s%N); sh -c "$loop"; b=$(date +%s%N)
+		rm -rf "$tmp/st"; "$st" record -q -o "$tmp/st" -- sh -c "$loop" >/dev/null 2>&1; c=$(date +%s%N)
+		rm -rf "$tmp/st"; "$st" record -q -o "$tmp/st" -- true >/dev/null 2>&1
+		printf '%s\t%s\t%s\n' $(((b - a) / 1000)) $(((c - b) / 1000)) $((($(date +%s%N) - c) / 1000)) >>"$tmp/start.tsv"
+	done
+	rm -rf "$tmp/st"
+	say ""
+	say "  start cost: $n short processes (/bin/true) in one recording vs untraced, and 'synctrace record -- true' (median [min-max] of $reps):"
+	awk -F'\t' -v n="$n" '{u[NR] = $1 / 1000; t[NR] = $2 / 1000; p[NR] = ($2 - $1) / 1000 / n; w[NR] = $3 / 1000}
+		function med(a, k,   i, j, x) {for (i = 2; i <= k; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) {x = a[j]; a[j] = a[j - 1]; a[j - 1] = x}
+			return sprintf("%.1f [%.1f-%.1f]", a[int((k + 1) / 2)], a[1], a[k])}
+		END {printf "    untraced loop ms %s, recorded loop ms %s, added per process ms %s, record -- true ms %s\n", med(u, NR), med(t, NR), med(p, NR), med(w, NR)
+			printf "{\"workload\": \"start cost\", \"processes\": %d, \"added_ms_per_process\": \"%s\", \"record_true_ms\": \"%s\"}\n", n, med(p, NR), med(w, NR) > "/dev/stderr"}' \
+		"$tmp/start.tsv" 2>>"$tmp/overhead.extra" | tee -a "$out/raw/start.txt"
+}
+
+# Instructions per event (valgrind's callgrind, load-independent): a
+# full-level lock/unlock pair (one mutex:released) batched and single,
+# and per hand-off of the three hand-off workloads untraced, batched and
+# single, counted in the workload's own threads only.
+overhead_instructions() {
+	[ "$have_session" = 1 ] && command -v valgrind >/dev/null || return 0
+	local st=$build/tools/synctrace spec m n ir ops
+	[ -x "$st" ] || return 0
+	say ""
+	say "  callgrind instructions per operation (the workload's threads; valgrind counts a rep movsb per iteration: write-outs are overstated):"
+	for spec in "mutex pair, full|run|pairs|full|bench_mutex 1 0 0.2" \
+		"cond ping-pong|player|handoffs|contention|bench_cond_pingpong 2 1" \
+		"cond 1 signaler, 4 waiters|waiter signaler|signals|contention|bench_cond_fanout 4 1" \
+		"sem ping-pong|player|ops|contention|bench_sem_pingpong 1"; do
+		IFS='|' read -r label fns key level cmd <<<"$spec"
+		local tog=() f
+		for f in $fns; do tog+=(--toggle-collect="$f"); done
+		for m in untraced batched single; do
+			[ "$label" = "mutex pair, full" ] && [ $m = untraced ] && continue
+			local vg=(valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" "${tog[@]}")
+			# shellcheck disable=SC2086
+			case $m in
+			untraced) ops=$(LD_PRELOAD=$lib "${vg[@]}" $B/$cmd 2>/dev/null) ;;
+			*) rm -rf "$tmp/cgt"
+			   ops=$(SYNCTRACE_BATCH=$([ $m = batched ] && echo 1 || echo 0) "$st" record -q -l "$level" -o "$tmp/cgt" -- "${vg[@]}" $B/$cmd 2>/dev/null) ;;
+			esac
+			if [ "$key" = pairs ]; then
+				n=$(callgrind_annotate --inclusive=yes --tree=calling "$tmp/cg.out" 2>/dev/null | sed -n 's/.*pthread_mutex_lock (\([0-9,]*\)x).*/\1/p' | head -1 | tr -d ,)
+			else
+				n=$(sed -n "s/.* $key=\([0-9]*\).*/\1/p" <<<"$ops")
+			fi
+			ir=$(callgrind_annotate "$tmp/cg.out" 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}')
+			[ -n "$n" ] && [ "${n:-0}" -gt 0 ] && [ -n "$ir" ] || continue
+			printf '    %-30s %-9s %8d instructions per %s\n' "$label" $m $((ir / n)) "${key%s}" | tee -a "$out/raw/instructions.txt"
+			printf '{"workload": "%s", "mode": "%s", "instructions_per_op": %d}\n' "$label" $m $((ir / n)) >>"$tmp/overhead.extra"
+		done
+	done
+	rm -rf "$tmp/cgt" "$tmp/cg.out"
 }
 
 # The slowdown of tracing itself: synctrace untraced over synctrace traced

@@ -145,6 +145,8 @@ run_one() {
 	preload) env=(LD_PRELOAD="$lib") ;;
 	contention) env=(LD_PRELOAD="$lib $tp") events='synctrace_*' ;;
 	full) env=(SYNCTRACE_LEVEL=full LD_PRELOAD="$lib $tp") events='synctrace_*' ;;
+	single) env=(SYNCTRACE_BATCH=0 LD_PRELOAD="$lib $tp") events='synctrace_*' ;;
+	threshold) env=(SYNCTRACE_THRESHOLD="${ST_BENCH_THRESHOLD:-1ms}" LD_PRELOAD="$lib $tp") events='synctrace_*' ;;
 	wrapper) env=(LD_PRELOAD="$wrapper") events='lttng_ust_pthread:*' ;;
 	spin:*) env=(SYNCTRACE_SPIN="${mode#spin:}" LD_PRELOAD="$lib") ;;
 	crowd-off) env=(SYNCTRACE_SPIN_CROWD=off LD_PRELOAD="$lib") ;;
@@ -239,7 +241,7 @@ measure() {
 			for m in "${modes[@]}"; do
 				m=${m//_/ }
 				local keep=""
-				[ -n "${COUNT_EVENTS:-}" ] && [ $r -eq 0 ] && [[ $m == contention || $m == full || $m == wrapper ]] && keep=$tmp/evtrace
+				[ -n "${COUNT_EVENTS:-}" ] && [ $r -eq 0 ] && [[ $m == contention || $m == full || $m == wrapper || $m == single || $m == threshold ]] && keep=$tmp/evtrace
 				[ "$ld" = quiet ] || load_start "$ld"
 				# shellcheck disable=SC2086
 				if KEEP_TRACE=$keep run_one "$m" $cmd; then
@@ -394,19 +396,27 @@ count_events() {
 }
 
 # Events in a trace (rep 0 traces of the overhead experiment).
+# The events of a trace (every provider's), batched records counted one
+# each (synctrace-report --events), else LTTng's events.
 total_events() {
-	babeltrace2 "$1" -c sink.utils.counter -p step=+0 2>/dev/null | awk '$2 == "Event" {n = $1} END {print (n == "" ? "nan" : n)}'
+	local rep=$build/analysis/synctrace-report
+	if [ -x "$rep" ]; then
+		"$rep" --events "$1" 2>/dev/null | grep -c . || true
+	else
+		babeltrace2 "$1" -c sink.utils.counter -p step=+0 2>/dev/null | awk '$2 == "Event" {n = $1} END {print (n == "" ? "nan" : n)}'
+	fi
 }
 
 # count_into EXP LABEL MODE: the events of the kept trace of the last run, per
 # second of the workload (its seconds= figure, else $COUNT_SECONDS), to
-# $tmp/EXP.events as "label mode events seconds events/s discarded".
+# $tmp/EXP.events as "label mode events seconds events/s discarded bytes/s".
 count_into() {
-	local ev secs
+	local ev secs bytes
 	ev=$(total_events "$tmp/evtrace")
+	bytes=$(du -sb "$tmp/evtrace" 2>/dev/null | cut -f1)
 	secs=$(sed -n 's/.* seconds=\([0-9.]*\).*/\1/p' <<<"$RUN_OUT")
 	secs=${secs:-${COUNT_SECONDS:-$RUN_WALL}}
-	awk -v l="$2" -v m="$3" -v e="$ev" -v s="$secs" -v d="${RUN_DISCARDED:-0}" 'BEGIN {printf "%s\t%s\t%s\t%s\t%.0f\t%s\n", l, m, e, s, (s > 0 ? e / s : 0), d}' >>"$tmp/$1.events"
+	awk -v l="$2" -v m="$3" -v e="$ev" -v s="$secs" -v d="${RUN_DISCARDED:-0}" -v b="${bytes:-0}" 'BEGIN {printf "%s\t%s\t%s\t%s\t%.0f\t%s\t%.0f\n", l, m, e, s, (s > 0 ? e / s : 0), d, (s > 0 ? b / s : 0)}' >>"$tmp/$1.events"
 }
 
 LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)

@@ -14,12 +14,20 @@
  *                    (src/wait/crowd.h, doc/spin.md); off: spin anyway.
  *                    Default: on, off with an explicit SYNCTRACE_SPIN (a
  *                    strategy asked for is the strategy run).
- *   SYNCTRACE_LEVEL  contention (default) | full   (events when tracing)
+ *   SYNCTRACE_LEVEL  contention (default) | full | summary   (when tracing)
+ *                    summary: per-thread aggregates, no event per
+ *                    transition (src/trace/summary.h)
  *   SYNCTRACE_SEM_MAX  init | N | init:N | off   (debug check, default off)
  *                    sem_post reports (synctrace_sem:misuse) a value above
  *                    the semaphore's initial value (init), above N, or
  *                    above the initial value where sem_init gave one and
  *                    N elsewhere (init:N; sem_open'ed semaphores).
+ *   SYNCTRACE_THRESHOLD  DURATION (100us, 2ms, 1s; 0 off, the default)
+ *                    contention level: a mutex wait shorter than it is
+ *                    aggregated (src/trace/summary.h), not recorded; the
+ *                    longer ones are recorded event by event
+ *                    (tracepoints/batch.c holds a wait's records until it
+ *                    ends). Needs batching (SYNCTRACE_BATCH, default on).
  *   SYNCTRACE_TRACE  1: load libsynctrace-tp.so (and so liblttng-ust) at
  *                    start and trace into the active session.
  *
@@ -44,6 +52,7 @@ int st_spin_crowd = 1;
 int st_level = ST_META_LEVEL_CONTENTION;
 int st_sem_max_mode = ST_META_SEM_MAX_OFF;
 int st_sem_max = -1;
+long long st_threshold_ns = 0;
 
 void st_config_load(void)
 {
@@ -77,10 +86,15 @@ void st_config_load(void)
 		else
 			st_sem_max_mode = mode, st_sem_max = limit;
 	}
+	if ((s = getenv("SYNCTRACE_THRESHOLD")) && *s) {
+		if (st_parse_duration_ns(s, &st_threshold_ns))
+			fprintf(stderr, "synctrace: SYNCTRACE_THRESHOLD=%s is not a duration "
+					"(100us, 2ms, 1s); recording every wait\n", s);
+	}
 	if ((s = getenv("SYNCTRACE_LEVEL")) && *s) {
 		if (st_parse_level(s, &st_level))
-			fprintf(stderr, "synctrace: SYNCTRACE_LEVEL=%s is not contention or "
-					"full; keeping contention\n", s);
+			fprintf(stderr, "synctrace: SYNCTRACE_LEVEL=%s is not contention, "
+					"full or summary; keeping contention\n", s);
 	}
 }
 

@@ -17,12 +17,13 @@ extern int st_spin_all_mutexes;
  * 0 (SYNCTRACE_SPIN_CROWD=off, or an explicit SYNCTRACE_SPIN without
  * SYNCTRACE_SPIN_CROWD=on): spin whatever the load. */
 extern int st_spin_crowd;
-extern int st_level;      /* ST_META_LEVEL_CONTENTION or ST_META_LEVEL_FULL */
+extern int st_level;      /* ST_META_LEVEL_CONTENTION, _FULL or _SUMMARY */
 
 /* SYNCTRACE_SEM_MAX: sem_post checks the value it leaves against a limit
  * (a debug check; off by default). */
 extern int st_sem_max_mode; /* enum st_meta_sem_max bits; read by sem_post */
 extern int st_sem_max;      /* the N of "N" / "init:N", else -1 */
+extern long long st_threshold_ns; /* SYNCTRACE_THRESHOLD, 0 when off */
 
 void st_config_load(void);
 

@@ -45,7 +45,10 @@ lttng stop "$name" >/dev/null 2>&1
 if [ $rc -ne 0 ]; then
 	exit $rc
 fi
-if ! babeltrace2 "$dir/trace" 2>/dev/null | grep -q 'synctrace_meta:start'; then
+# The trace's events as text, batched records as the events they are
+# (synctrace-report --events; babeltrace2's form): for ST_TRACE_CHECK too.
+export ST_EVENTS="$(dirname "$lib")/analysis/synctrace-report --events"
+if ! $ST_EVENTS "$dir/trace" 2>/dev/null | grep -q 'synctrace_meta:start'; then
 	echo "run-mode.sh: traced run left no synctrace_meta:start in $dir/trace" >&2
 	exit 1
 fi

@@ -24,6 +24,8 @@ static int st_meta_repeat;
 #include <time.h>
 #include <unistd.h>
 
+#include "batch.h"
+#include "st_batch.h"
 #include "st_probes.h"
 #include "shared.h"
 #include "stacks.h"
@@ -71,6 +73,7 @@ enum {
 #define ST_REPEAT_NS 100000000LL /* 100 ms */
 
 static int st_start_args[5], st_config_args[3], st_start_known;
+static uint64_t st_config_threshold;
 static volatile int st_ann;
 static int64_t st_ann_ns;
 /* lttng-ust's fork helper is preloaded: a child registers anew, with its own
@@ -109,7 +112,7 @@ static void st_announce(int repeat)
 	lttng_ust_tracepoint(synctrace_meta, start, st_start_args[0], st_start_args[1],
 			     st_start_args[2], st_start_args[3], st_start_args[4]);
 	lttng_ust_tracepoint(synctrace_meta, config, st_config_args[0], st_config_args[1],
-			     st_config_args[2]);
+			     st_config_args[2], st_config_threshold);
 }
 
 /* Before an event (lazy = 1), or at registration (lazy = 0): emit what is
@@ -147,7 +150,8 @@ static void st_start_pending(int lazy, int force)
 static void st_note_start(int format_major, int format_minor, int level, int spin_mode,
 			  int spin_limit)
 {
-	st_start_args[0] = format_major;
+	/* batched records: a format older readers must refuse */
+	st_start_args[0] = st_batch_on ? ST_BATCH_FORMAT_MAJOR : format_major;
 	st_start_args[1] = format_minor;
 	st_start_args[2] = level;
 	st_start_args[3] = spin_mode;
@@ -155,8 +159,12 @@ static void st_note_start(int format_major, int format_minor, int level, int spi
 }
 
 /* The second announcement: now both are known. */
-static void st_note_config(int sem_max_mode, int sem_max, int all_mutexes_spin)
+static void st_note_config(int sem_max_mode, int sem_max, int all_mutexes_spin,
+			   uint64_t threshold_ns)
 {
+	/* Without batches no wait can be held back: every wait is recorded. */
+	st_config_threshold = st_batch_on ? threshold_ns : 0;
+	st_batch_threshold_ns = (int64_t)st_config_threshold;
 	st_config_args[0] = sem_max_mode;
 	st_config_args[1] = sem_max;
 	st_config_args[2] = all_mutexes_spin;
@@ -174,6 +182,7 @@ static void st_note_stop(int objects_flushed)
 	if (__atomic_load_n(&st_ann, __ATOMIC_ACQUIRE) == ST_ANN_PENDING)
 		st_start_pending(1, 1);
 	pthread_setcancelstate(cs, 0);
+	st_batch_stop(); /* the records precede stop */
 	st_fire_meta_stop(objects_flushed);
 }
 
@@ -201,23 +210,74 @@ static void st_forked_child(void)
  * delivered): a pending cancel would act right there, inside a
  * pthread_mutex_lock or unlock that POSIX says is no cancellation point,
  * and unwind the program with a lock it does not know it holds. So
- * cancellation is disabled around each recorded event (two CAS on the
- * thread's cancel word, only when the event is enabled).
- * tests/cond/cancel_destroy.c, traced, cancels threads at that moment. */
+ * cancellation is disabled around each event written to LTTng (here, and
+ * around each batch in batch.c; a batched record makes no system call).
+ * tests/cond/cancel_destroy.c, traced, cancels threads at that moment.
+ *
+ * Events whose fields are their arguments go to the thread's batch
+ * (batch.c) when batching is on and the session records batches; the
+ * others (strings, arrays, fields the probe adds: listed in st_single) are
+ * emitted as they are, as is every event when batching is off. */
+static const unsigned char st_single[ST_EVI_N] = {
+	[ST_EVI_meta_start] = 1, [ST_EVI_meta_config] = 1, [ST_EVI_meta_stop] = 1,
+	[ST_EVI_meta_mapping] = 1, [ST_EVI_stack_frames] = 1, [ST_EVI_thread_name] = 1,
+	[ST_EVI_summary_object] = 1, [ST_EVI_batch_records] = 1,
+};
+
+static void st_start_due(void)
+{
+	int cs;
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cs);
+	st_start_pending(1, 0);
+	pthread_setcancelstate(cs, 0);
+}
+
 #define ST_EVENT(fam, name, args, fields)                                         \
 	static void st_fire_##fam##_##name(ST_DECL args)                          \
 	{                                                                         \
 		int cs;                                                           \
 		if (!lttng_ust_tracepoint_enabled(synctrace_##fam, name))         \
 			return;                                                   \
-		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cs);              \
 		if (__builtin_expect(st_ann != ST_ANN_DONE, 0))                   \
-			st_start_pending(1, 0);                                   \
+			st_start_due();                                           \
+		if (!st_single[ST_EVI_##fam##_##name] && st_batch_on &&           \
+		    lttng_ust_tracepoint_enabled(synctrace_batch, records)) {     \
+			const uint64_t w_[] = { ST_WORDS args };                  \
+			const uint32_t n_ = sizeof(w_) / sizeof(w_[0]);           \
+			uint64_t *p_ = st_batch_reserve(n_ + 2);                  \
+			if (p_) {                                                 \
+				int64_t now_ = st_batch_now();                    \
+				p_[0] = ST_BATCH_HEAD(st_ev_hash[ST_EVI_##fam##_##name], n_); \
+				p_[1] = (uint64_t)now_;                           \
+				memcpy(p_ + 2, w_, sizeof(w_));                   \
+				if (ST_EVI_##fam##_##name == ST_EVI_mutex_requested && \
+				    st_batch_threshold_ns)                        \
+					st_batch_hold();                          \
+				st_batch_commit(n_ + 2, now_);                    \
+				if (st_batch_wait_slot[ST_EVI_##fam##_##name])    \
+					st_batch_wait_end(                        \
+						w_[st_batch_wait_slot[ST_EVI_##fam##_##name] - 1]); \
+				return;                                           \
+			}                                                         \
+		}                                                                 \
+		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cs);              \
 		lttng_ust_do_tracepoint(synctrace_##fam, name, ST_NAMES args);    \
 		pthread_setcancelstate(cs, 0);                                    \
 	}
 #include "st_all_events.h"
 #undef ST_EVENT
+
+void st_batch_emit(int tid, const uint64_t *words, unsigned n)
+{
+	st_fire_batch_records(tid, words, n);
+}
+
+/* The thread's last event: its batch goes out with it. */
+static void st_note_thread_exit(int cancelled)
+{
+	st_fire_thread_exit(cancelled);
+	st_batch_retire();
+}
 
 /* Not const: st_stacks_install may wrap some entries (SYNCTRACE_STACKS=1). */
 static struct st_probes st_table = {
@@ -275,12 +335,14 @@ __attribute__((constructor)) static void st_tp_init(void)
 	dlopen("libgcc_s.so.1", RTLD_NOW | RTLD_NODELETE);
 	dl_iterate_phdr(collect_ranges, &c);
 	st_meta_nonce = st_new_nonce();
+	st_batch_init();
 	st_fork_helper = fork_fn && dladdr(fork_fn, &fork_at) && fork_at.dli_fname &&
 			 strstr(fork_at.dli_fname, "liblttng-ust-fork");
 	pthread_atfork(0, 0, st_forked_child);
 	st_table.meta_start = st_note_start;
 	st_table.meta_config = st_note_config;
 	st_table.meta_stop = st_note_stop;
+	st_table.thread_exit = st_note_thread_exit;
 	st_stacks_install(&st_table);
 	st_shared_install(&st_table); /* after: mappings precede stack:use */
 	synctrace_register_probes(&st_table, sizeof(st_table), c.r, c.n);

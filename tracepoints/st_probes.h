@@ -18,8 +18,10 @@
 /* Trace format: bump major when a field changes meaning or disappears,
  * minor when a reader of the old format still reads the new one. */
 #define ST_FORMAT_MAJOR 2
-#define ST_FORMAT_MINOR 3 /* 1: meta:start has nonce and repeat; 2: code
-			   * fields are enumerations (same values); 3: cond
+#define ST_FORMAT_MINOR 5 /* 1: meta:start has nonce and repeat; 2: code
+			   * fields are enumerations (same values); 3: the
+			   * summary level (synctrace_summary, level 0);
+			   * 4: meta:config has threshold_ns; 5: cond
 			   * enqueued and relocked carry mutex_acq */
 
 /* (t1, n1, t2, n2, ...) → "t1 n1, t2 n2, ..." and "n1, n2, ...". */
@@ -52,11 +54,45 @@
 #define ST_NAMES_18(t, n, ...) n, ST_NAMES_16(__VA_ARGS__)
 #define ST_NAMES_20(t, n, ...) n, ST_NAMES_18(__VA_ARGS__)
 
+/* (t1, n1, ...) → "st_word(n1), ...": the fields as batched words
+ * (tracepoints/events/batch.def): a pointer as its address, an integer
+ * sign- or zero-extended as its type says. */
+#define ST_WORDS(...) ST_CAT(ST_WORDS_, ST_NARGS(__VA_ARGS__))(__VA_ARGS__)
+#define st_word(x) __builtin_choose_expr(__builtin_classify_type(x) == 5, \
+	(uint64_t)(uintptr_t)(x), (uint64_t)(int64_t)(x))
+#define ST_WORDS_2(t, n) st_word(n)
+#define ST_WORDS_4(t, n, ...) st_word(n), ST_WORDS_2(__VA_ARGS__)
+#define ST_WORDS_6(t, n, ...) st_word(n), ST_WORDS_4(__VA_ARGS__)
+#define ST_WORDS_8(t, n, ...) st_word(n), ST_WORDS_6(__VA_ARGS__)
+#define ST_WORDS_10(t, n, ...) st_word(n), ST_WORDS_8(__VA_ARGS__)
+#define ST_WORDS_12(t, n, ...) st_word(n), ST_WORDS_10(__VA_ARGS__)
+#define ST_WORDS_14(t, n, ...) st_word(n), ST_WORDS_12(__VA_ARGS__)
+#define ST_WORDS_16(t, n, ...) st_word(n), ST_WORDS_14(__VA_ARGS__)
+#define ST_WORDS_18(t, n, ...) st_word(n), ST_WORDS_16(__VA_ARGS__)
+#define ST_WORDS_20(t, n, ...) st_word(n), ST_WORDS_18(__VA_ARGS__)
+
 struct st_probes {
 #define ST_EVENT(fam, name, args, fields) void (*fam##_##name)(ST_DECL args);
 #include "st_all_events.h"
 #undef ST_EVENT
 };
+
+/* Every event, numbered as in st_probes (the two libraries' tables; not
+ * a trace value: the trace names a batched record's event by its hash,
+ * tracepoints/st_batch.h). */
+enum st_evi {
+#define ST_EVENT(fam, name, args, fields) ST_EVI_##fam##_##name,
+#include "st_all_events.h"
+#undef ST_EVENT
+	ST_EVI_N
+};
+
+/* Exported by libsynctrace.so for SYNCTRACE_THRESHOLD: hand event evi
+ * (its fields as batched words) to the summary level's aggregator
+ * (src/trace/summary.h), from the thread it happened on, inside the trace
+ * guard. Returns 1 if that event has an aggregator (with args NULL: only
+ * says so), else 0. */
+int synctrace_summarize(unsigned evi, const uint64_t *args);
 
 /* Address ranges of the tracer's own code: calls whose caller lies inside
  * them are never traced (lttng-ust locks our mutexes, sometimes while it

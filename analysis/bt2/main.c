@@ -17,6 +17,7 @@
 #include "sa_checks.h"
 #include "sa_export.h"
 #include "sa_graph.h"
+#include "st_batch.h"
 #include "sa_guard.h"
 #include "sa_summaries.h"
 #include "sa_top_main.h"
@@ -35,6 +36,7 @@ static void usage(FILE *f)
 		   "       TRACE_PATH...\n"
 		   "       " PROG " --merge [-o FILE] SUMMARY|TRACE_PATH...\n"
 		   "       " PROG " --diff [--fail-on EXPR[,EXPR...]] [--format text|json|csv] BASE NEW\n"
+		   "       " PROG " --events [-o FILE] TRACE_PATH...\n"
 		   "Each TRACE_PATH is a CTF trace directory or a directory searched for them\n"
 		   "(an LTTng session output: .../ust/uid/<uid>/64-bit).\n"
 		   "The report opens with its findings, then where threads wait, ranked.\n"
@@ -62,7 +64,9 @@ static void usage(FILE *f)
 		   "contention, wasted and futile wakes of BASE and NEW (traces or summaries),\n"
 		   "ranked by change; --fail-on '[CLASS:]METRIC>VALUE' (wait, p99, waits,\n"
 		   "contended, timeouts, wasted, futile; +20%%, +5ms, 100) exits 1 when crossed.\n"
-		   "See doc/summaries.md.\n");
+		   "See doc/summaries.md.\n"
+		   "--events: no report; every event, one line each in time order, as\n"
+		   "babeltrace2 prints it, batched records (format 3) as the events they are.\n");
 }
 
 /* ---- finding trace directories ------------------------------------------ */
@@ -125,7 +129,7 @@ static int cmp_str(const void *a, const void *b)
 struct run {
 	struct sa_report_opts opts; /* format, sort, top from the command line */
 	const char *outpath, *first;
-	int npaths, checks, have_window, have_at;
+	int npaths, checks, have_window, have_at, events;
 	double at;                  /* --at: seconds from the first event */
 	const char *work_event;     /* --work-event, or NULL */
 	double win_start, win_end;
@@ -182,8 +186,29 @@ static int report(void *arg, uint64_t stop_after, volatile uint64_t *progress, i
 	}
 	for (unsigned i = 0; i < nnotes; i++)
 		sa_graph_message(&st.opts, "%s", notes[i]);
+	if (r->events && !(st.dump = r->outpath ? fopen(r->outpath, "w") : stdout)) {
+		fprintf(stderr, PROG ": %s: %s\n", r->outpath, strerror(errno));
+		rc = 2;
+		goto out;
+	}
 	if ((rc = sa_graph_read(&cls, &st, found, nfound, 0)) == 2)
 		goto out;
+	sa_merge_drain(&st.merge); /* an input cut short: what came is reported */
+	if (st.merge.late)
+		sa_graph_message(&st.opts, "%llu batched events reached the trace more than %lld ms "
+				 "after they happened and were analyzed out of time order",
+				 (unsigned long long)st.merge.late, (long long)(ST_MERGE_NS / 1000000));
+	if (st.merge.unknown || st.merge.bad)
+		sa_graph_message(&st.opts, "%llu batched records of events this analyzer does not "
+				 "know and %llu malformed ones were skipped",
+				 (unsigned long long)st.merge.unknown, (unsigned long long)st.merge.bad);
+	if (st.dump) { /* --events: the lines are the output */
+		if (ferror(st.dump) || (st.dump != stdout && fclose(st.dump))) {
+			fprintf(stderr, PROG ": writing the events failed\n");
+			rc = 2;
+		}
+		goto out;
+	}
 	if (st.stopped) {
 		sa_graph_message(&st.opts, "the decoder died (%s) after %llu messages (a corrupt "
 				 "stream?): partial report of what came before", strsignal(died),
@@ -249,6 +274,7 @@ int main(int argc, char **argv)
 		{ "merge", no_argument, NULL, 'M' },
 		{ "diff", no_argument, NULL, 'F' },
 		{ "fail-on", required_argument, NULL, 'X' },
+		{ "events", no_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -307,6 +333,9 @@ int main(int argc, char **argv)
 			break;
 		case 'A':
 			r.opts.all = 1;
+			break;
+		case 'E':
+			r.events = 1;
 			break;
 		case 'D':
 			r.opts.wide = 1;

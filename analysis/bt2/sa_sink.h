@@ -10,6 +10,7 @@
 #include <babeltrace2/babeltrace.h>
 #include <stdio.h>
 
+#include "sa_merge.h"
 #include "sa_model.h"
 #include "sa_report.h"
 
@@ -30,6 +31,13 @@ struct sa_sink_state {
 	const void *traces[64]; /* bt_trace pointers, by trace index */
 	unsigned ntraces;
 	uint64_t synctrace_events;
+	struct sa_merge merge; /* batched records back in time order */
+	uint64_t *words;       /* a batch's words, as read */
+	uint64_t capwords;
+	FILE *dump;            /* --events: print each event there instead */
+	uint64_t dump_lines;
+	int64_t dump_last;
+	char *hosts[64];       /* the traces' hostnames, by trace index */
 	/* Messages consumed so far, also published through *progress when
 	 * set (shared with the parent of a guarded run, guard.c); with
 	 * stop_after > 0 the sink ends (stopped = 1) once that many were

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sa_dump.h"
 #include "sa_sink.h"
 #include "sa_waitfor.h"
 #include "sa_symbols.h"
@@ -37,6 +38,8 @@ static int int_kind(const bt_field_class *fc)
 		return 1;
 	return 0;
 }
+
+static void feed(void *ctx, const struct sa_event *e);
 
 static struct sa_ec_info *ec_info(struct sa_sink_state *s, const bt_event *ev)
 {
@@ -155,6 +158,20 @@ static unsigned trace_index(struct sa_sink_state *s, const bt_trace *tr)
 		return s->ntraces - 1;
 	unsigned i = s->ntraces++;
 	s->traces[i] = tr;
+	/* A trace that can hold batches (format 3): hold every event from
+	 * its first on, so that none is fed before records older than it. */
+	const bt_trace_class *tc = bt_trace_borrow_class_const(tr);
+	for (uint64_t k = 0; k < bt_trace_class_get_stream_class_count(tc); k++) {
+		const bt_stream_class *sc = bt_trace_class_borrow_stream_class_by_index_const(tc, k);
+		for (uint64_t j = 0; j < bt_stream_class_get_event_class_count(sc); j++) {
+			const char *n = bt_event_class_get_name(
+				bt_stream_class_borrow_event_class_by_index_const(sc, j));
+			if (n && !strcmp(n, "synctrace_batch:records"))
+				s->merge.active = 1;
+		}
+	}
+	if (h && bt_value_is_string(h))
+		s->hosts[i] = strdup(bt_value_string_get(h));
 	sa_model_name_trace(s->model, i, name);
 	sa_model_host_trace(s->model, i, h && bt_value_is_string(h) ? bt_value_string_get(h) : NULL);
 	return i;
@@ -164,6 +181,32 @@ void sa_sink_forget_traces(struct sa_sink_state *s)
 {
 	for (unsigned i = 0; i < s->ntraces; i++)
 		s->traces[i] = NULL;
+}
+
+/* synctrace_batch:records: its words go to the merge, which feeds each
+ * record as the event it stands for (sa_merge.h). */
+static void on_batch(struct sa_sink_state *s, const struct sa_ec_info *x, const bt_event *ev,
+		     const struct sa_event *e)
+{
+	const bt_field *a = bt_field_structure_borrow_member_field_by_index_const(
+		bt_event_borrow_payload_field_const(ev), x->aidx);
+	uint64_t n = bt_field_array_get_length(a);
+	if (n > s->capwords) {
+		uint64_t *w = realloc(s->words, n * sizeof(*w));
+		if (!w) {
+			s->model->oom = 1;
+			return;
+		}
+		s->words = w;
+		s->capwords = n;
+	}
+	for (uint64_t i = 0; i < n; i++)
+		s->words[i] = bt_field_integer_unsigned_get_value(
+			bt_field_array_borrow_element_field_by_index_const(a, i));
+	int64_t tid = e->vtid;
+	sa_ev_get(e, "tid", &tid);
+	s->synctrace_events++;
+	sa_merge_batch(&s->merge, e, (int32_t)tid, s->words, (unsigned)n);
 }
 
 static void on_event(struct sa_sink_state *s, const bt_message *msg)
@@ -192,6 +235,7 @@ static void on_event(struct sa_sink_state *s, const bt_message *msg)
 	if (e.ts > s->seen_ts)
 		s->seen_ts = e.ts;
 	e.trace = trace_index(s, bt_stream_borrow_trace_const(bt_event_borrow_stream_const(ev)));
+	e.text = NULL;
 	e.vpid = e.vtid = -1;
 	e.procname = NULL;
 	const bt_field *ctx = bt_event_borrow_common_context_field_const(ev);
@@ -238,6 +282,10 @@ static void on_event(struct sa_sink_state *s, const bt_message *msg)
 	e.arr_name = NULL;
 	e.arr = arr;
 	e.narr = 0;
+	if (x->id == SA_EV_batch_records && x->has_arr) {
+		on_batch(s, x, ev, &e);
+		return;
+	}
 	if (x->has_arr) {
 		const bt_field *a = bt_field_structure_borrow_member_field_by_index_const(
 			bt_event_borrow_payload_field_const(ev), x->aidx);
@@ -249,10 +297,29 @@ static void on_event(struct sa_sink_state *s, const bt_message *msg)
 	}
 	if (x->ours)
 		s->synctrace_events++;
-	sa_symbols_feed(s->model, &e); /* statedump and stack events: call sites */
-	if (sa_model_feed(s->model, &e) < 0 && !s->refused) {
-		const char *tn = e.trace < s->model->ntraces && s->model->trace_names[e.trace]
-					 ? s->model->trace_names[e.trace] : "trace";
+	char *text = s->dump ? sa_dump_text(ev) : NULL;
+	e.text = text;
+	sa_merge_event(&s->merge, &e);
+	free(text);
+}
+
+/* An event in time order (from the merge). */
+static void feed(void *ctx, const struct sa_event *e)
+{
+	struct sa_sink_state *s = ctx;
+	if (s->dump) {
+		if (!s->dump_lines++)
+			s->dump_last = INT64_MIN;
+		sa_dump_print(s->dump, e, e->trace < s->ntraces ? s->hosts[e->trace] : NULL,
+			      &s->dump_last);
+		return;
+	}
+	if (s->refused)
+		return;
+	sa_symbols_feed(s->model, e); /* statedump and stack events: call sites */
+	if (sa_model_feed(s->model, e) < 0 && !s->refused) {
+		const char *tn = e->trace < s->model->ntraces && s->model->trace_names[e->trace]
+					 ? s->model->trace_names[e->trace] : "trace";
 		s->refused = 1;
 		snprintf(s->refuse_msg, sizeof(s->refuse_msg),
 			 "%s: process %d was recorded with synctrace trace format %d.x; this "
@@ -364,6 +431,8 @@ sa_sink_initialize(bt_self_component_sink *self, bt_self_component_sink_configur
 		if (s->opts.by == SA_BY_OBJECT) /* one row per object: none folded */
 			sa_model_keep_objects(s->model, 1);
 	}
+	if (!s->merge.out)
+		sa_merge_init(&s->merge, feed, s);
 	if (bt_self_component_sink_add_input_port(self, "in", NULL, NULL) !=
 	    BT_SELF_COMPONENT_ADD_PORT_STATUS_OK) {
 		if (s->owned) {
@@ -408,6 +477,7 @@ bt_component_class_sink_consume_method_status sa_sink_consume(bt_self_component_
 	case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
 		break;
 	case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
+		sa_merge_drain(&s->merge);
 		s->complete = 1;
 		bt_message_iterator_put_ref(s->iter);
 		s->iter = NULL;
@@ -463,6 +533,15 @@ bt_component_class_sink_consume_method_status sa_sink_consume(bt_self_component_
 
 void sa_sink_state_clear(struct sa_sink_state *s)
 {
+	sa_merge_drain(&s->merge); /* a cut input: what was read is reported */
+	sa_merge_free(&s->merge);
+	free(s->words);
+	s->words = NULL;
+	for (unsigned i = 0; i < s->ntraces; i++) {
+		free(s->hosts[i]);
+		s->hosts[i] = NULL;
+	}
+	s->capwords = 0;
 	free(s->ecs);
 	s->ecs = NULL;
 	s->necs = s->capecs = 0;

@@ -1,6 +1,7 @@
 #include <string.h>
 
 #include "sa_event.h"
+#include "st_batch.h"
 
 static const char *const names[SA_EV_COUNT] = {
 	[SA_EV_UNKNOWN] = "unknown",
@@ -96,4 +97,21 @@ const char *sa_event_name(enum sa_event_id id)
 const char *sa_event_provider(enum sa_event_id id)
 {
 	return (unsigned)id < SA_EV_COUNT ? providers[id] : providers[0];
+}
+
+enum sa_event_id sa_event_by_hash(uint32_t hash)
+{
+	static uint32_t hashes[SA_EV_COUNT];
+	if (!hashes[1])
+		for (int i = 1; i < SA_EV_COUNT; i++)
+			hashes[i] = st_batch_hash(names[i] + 10); /* past "synctrace_" */
+	for (int i = 1; i < SA_EV_COUNT; i++)
+		if (hashes[i] == hash)
+			return (enum sa_event_id)i;
+	return SA_EV_UNKNOWN;
+}
+
+const char *sa_event_field_name(enum sa_event_id id, unsigned slot)
+{
+	return (unsigned)id < SA_EV_COUNT && slot < nfields[id] ? fields[id][slot] : NULL;
 }

@@ -49,6 +49,8 @@ static void meta_event(struct sa_model *m, const struct sa_event *e)
 		int64_t v;
 		if ((p->have_mutex_spin = sa_ev_at(e, SA_F_meta_config_all_mutexes_spin, &v)))
 			p->all_mutexes_spin = (int)v;
+		if (sa_ev_at(e, SA_F_meta_config_threshold_ns, &v))
+			p->threshold_ns = (uint64_t)v;
 	} else if (e->id == SA_EV_meta_stop) {
 		p->stopped = 1;
 		sa_model_proc_ended(m, pi);

@@ -54,6 +54,9 @@ struct sa_event {
 	 * unknown), for fields that carry a time of that clock (format 2's
 	 * mutex:released acq_ts). */
 	uint64_t cycles, freq;
+	/* synctrace-report --events only: the event's context and payload as
+	 * text (analysis/bt2/dump.c); NULL otherwise. */
+	const char *text;
 };
 
 /* The slot of field `name` of event id (sa_fields.h), -1 if its definition
@@ -64,6 +67,11 @@ unsigned sa_event_nfields(enum sa_event_id id);
  * `cond`) and its call site (`caller`): 1 / the value, or 0. */
 int sa_ev_obj(const struct sa_event *e, uint64_t *addr);
 uint64_t sa_ev_caller(const struct sa_event *e);
+
+/* The event a batched record names (st_batch_hash of "mutex:acquired"),
+ * SA_EV_UNKNOWN if none; the name of field `slot` of an event. */
+enum sa_event_id sa_event_by_hash(uint32_t hash);
+const char *sa_event_field_name(enum sa_event_id id, unsigned slot);
 
 /* "synctrace_mutex:acquired" → id; SA_EV_UNKNOWN if not ours. */
 enum sa_event_id sa_event_lookup(const char *name);
@@ -93,8 +101,10 @@ static inline int sa_ev_get(const struct sa_event *e, const char *name, int64_t 
  * has it, else 0 and *out = 0. */
 static inline int sa_ev_at(const struct sa_event *e, int slot, int64_t *out)
 {
-	*out = e->f[slot].name ? e->f[slot].v : 0;
-	return e->f[slot].name != NULL;
+	/* slots past nfields are not the event's (a field an older format lacks) */
+	int has = (unsigned)slot < e->nfields && e->f[slot].name != NULL;
+	*out = has ? e->f[slot].v : 0;
+	return has;
 }
 
 static inline int64_t sa_ev_i(const struct sa_event *e, const char *name)

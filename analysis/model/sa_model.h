@@ -67,6 +67,9 @@ struct sa_proc {
 	int have_config, sem_max_mode, sem_max;
 	/* Its all_mutexes_spin (format 2.1; have_mutex_spin 0 = unknown). */
 	int have_mutex_spin, all_mutexes_spin;
+	/* SYNCTRACE_THRESHOLD (format 3.4; 0 off): its mutex waits shorter
+	 * than this came as summaries, the longer ones as events. */
+	uint64_t threshold_ns;
 	/* Units of work (synctrace_work:done, or the --work-event). */
 	uint64_t units, unit_events;
 	uint32_t obj_head;   /* its objects, linked by sa_object.next_in_proc (index + 1) */
@@ -258,8 +261,9 @@ struct sa_model {
 };
 
 /* The newest trace format this model understands (tracepoints/st_probes.h);
- * it reads the older ones too (1: mutex:released had hold_ns, not acq_ts). */
-#define SA_FORMAT_MAJOR 2
+ * it reads the older ones too (1: mutex:released had hold_ns, not acq_ts;
+ * 3: events in synctrace_batch:records, tracepoints/st_batch.h). */
+#define SA_FORMAT_MAJOR 3
 
 struct sa_model *sa_model_new(void);
 void sa_model_free(struct sa_model *m);

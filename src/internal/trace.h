@@ -20,8 +20,10 @@
 
 #include "st_probes.h"
 #include "tls.h"
+#include "trace/summary.h"
 
-extern int st_trace_flags;                  /* 0, or ST_LEVEL_* when a table is in */
+extern int st_trace_flags; /* 0, or when a table is in ST_META_LEVEL_CONTENTION / _FULL,
+			    * ST_TRACE_SUMMARY (trace/summary.h) */
 extern const struct st_probes *st_probes_in; /* the registered table */
 extern struct st_code_range st_tracer_code[ST_MAX_TRACER_RANGES];
 extern int st_tracer_code_n;
@@ -73,14 +75,33 @@ static inline void st_trace_leave(void)
 	st_tls.guard = 0;
 }
 
+/* The summary level (trace flags ST_TRACE_SUMMARY): an event its
+ * aggregator takes goes there instead of the probe (src/trace/summary.h);
+ * another is emitted, and noted (st_summary_saw) unless it is one of the
+ * summary's own (mode 2) or watched by its own function (mode 3). */
+#define ST_SUM_FIRST_(t, n, ...) n
+#define ST_SUM_DO_1(fam, name, args) st_summary_##fam##_##name(ST_NAMES args)
+#define ST_SUM_DO_2(fam, name, args) st_load_acquire(&st_probes_in)->fam##_##name(ST_NAMES args)
+#define ST_SUM_DO_0(fam, name, args)                                                \
+	(st_summary_saw((const void *)(uintptr_t)(ST_SUM_FIRST_ args)),             \
+	 st_load_acquire(&st_probes_in)->fam##_##name(ST_NAMES args))
+#define ST_SUM_DO_3(fam, name, args) \
+	(st_summary_##fam##_##name(ST_NAMES args), ST_SUM_DO_2(fam, name, args))
+#define ST_SUM_DO(fam, name, args) ST_CAT(ST_SUM_DO_, ST_SUMMARY_TAKES(fam, name))(fam, name, args)
+
 /* The probe may re-enter the primitives (lttng-ust locks our mutexes
  * while it writes the event); their slow paths note their own caller, the
- * tracer's: put ours back so this operation's later events still count. */
-#define ST_TRACE(fam, name, ...)                                           \
+ * tracer's: put ours back so this operation's later events still count.
+ * args: the event's (type, name, ...) list. */
+#define ST_TRACE(fam, name, args)                                          \
 	do {                                                               \
 		if (st_tracing() && st_trace_enter()) {                    \
 			const void *st_caller_ = st_tls.caller;            \
-			st_load_acquire(&st_probes_in)->fam##_##name(__VA_ARGS__); \
+			if (st_unlikely(st_load_relaxed(&st_trace_flags) == \
+					ST_TRACE_SUMMARY))                 \
+				ST_SUM_DO(fam, name, args);                \
+			else                                               \
+				st_load_acquire(&st_probes_in)->fam##_##name(ST_NAMES args); \
 			st_tls.caller = st_caller_;                        \
 			st_trace_leave();                                  \
 		}                                                          \
@@ -91,7 +112,7 @@ static inline void st_trace_leave(void)
 	static inline __attribute__((always_inline)) void                 \
 	st_##fam##_ev_##name(ST_DECL args)                                 \
 	{                                                                  \
-		ST_TRACE(fam, name, ST_NAMES args);                        \
+		ST_TRACE(fam, name, args);                                 \
 	}
 #include "st_all_events.h"
 #undef ST_EVENT

@@ -91,3 +91,35 @@ int st_parse_level(const char *s, int *level)
 	*level = l;
 	return 0;
 }
+
+int st_parse_duration_ns(const char *s, long long *ns)
+{
+	static const struct {
+		const char *unit;
+		long long scale;
+	} units[] = { { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 } };
+	long long v = 0;
+	const char *p = s;
+
+	if (!*p)
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v > (LLONG_MAX - 9) / 10)
+			return -1;
+		v = v * 10 + (*p - '0');
+	}
+	if (p == s)
+		return -1;
+	if (!*p && v == 0) {
+		*ns = 0;
+		return 0;
+	}
+	for (unsigned i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(p, units[i].unit)) {
+			if (v > LLONG_MAX / units[i].scale)
+				return -1;
+			*ns = v * units[i].scale;
+			return 0;
+		}
+	return -1;
+}

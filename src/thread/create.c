@@ -45,14 +45,14 @@ static int *thread_count(void)
 	return p == (int *)-1 ? 0 : p;
 }
 
-/* Is this return address in liblttng-ust's code? (Ranges are registered
- * only after lttng-ust's constructor has started its threads, so ask the
- * loader.) */
+/* Is this return address in liblttng-ust's code, or in the probes' (their
+ * flusher, tracepoints/batch.c)? (Ranges are registered only after
+ * lttng-ust's constructor has started its threads, so ask the loader.) */
 static int created_by_tracer(const void *caller)
 {
 	Dl_info info;
 	return dladdr(caller, &info) && info.dli_fname &&
-	       strstr(info.dli_fname, "liblttng-ust");
+	       (strstr(info.dli_fname, "liblttng-ust") || strstr(info.dli_fname, "libsynctrace-tp"));
 }
 
 static void tracer_thread_end(void *unused)
@@ -71,6 +71,7 @@ static void tracer_thread_end(void *unused)
 static void app_thread_end(void *unwound)
 {
 	st_thread_ev_exit(unwound != 0);
+	st_summary_thread_exit();
 }
 
 static void *run_tracer_thread(struct start s)

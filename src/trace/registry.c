@@ -23,12 +23,14 @@ ST_EXPORT int synctrace_register_probes(const struct st_probes *probes, unsigned
 	memcpy(st_tracer_code, ranges, (size_t)nranges * sizeof(*ranges));
 	st_store_release(&st_tracer_code_n, nranges);
 	st_store_release(&st_probes_in, probes);
-	st_store_release(&st_trace_flags, st_level);
+	st_store_release(&st_trace_flags,
+			 st_level == ST_META_LEVEL_SUMMARY ? ST_TRACE_SUMMARY : st_level);
 	st_set_caller(0);
 	st_meta_ev_start(ST_FORMAT_MAJOR, ST_FORMAT_MINOR, st_level,
 			 st_spin_mode, st_spin_limit);
 	/* settings start lacks; second: the probes emit both once it is in */
-	st_meta_ev_config(st_sem_max_mode, st_sem_max, st_spin_all_mutexes);
+	st_meta_ev_config(st_sem_max_mode, st_sem_max, st_spin_all_mutexes,
+			  (uint64_t)st_threshold_ns);
 	return 0;
 }
 
@@ -38,6 +40,8 @@ ST_EXPORT void synctrace_unregister_probes(void)
 		return;
 	st_set_caller(0);
 	int n = st_objects_flush();
+	if (st_level == ST_META_LEVEL_SUMMARY)
+		st_summary_flush_all();
 	st_meta_ev_stop(n);
 	st_store_release(&st_trace_flags, 0);
 }

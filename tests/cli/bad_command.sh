@@ -14,6 +14,6 @@ err_says "not executable" 'cannot execute'
 run_st 125 "no command" record --
 err_says "no command" 'needs a command'
 run_st 125 "bad option" record --level sometimes -- true
-err_says "bad option" 'contention or full'
+err_says "bad option" 'contention, full or summary'
 if [ -z "$(ls -A "$T/cwd")" ]; then pass "no trace folder made"; else fail "left: $(ls "$T/cwd")"; fi
 finish

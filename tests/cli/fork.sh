@@ -10,7 +10,7 @@ SYNCTRACE=$1 prog=$2
 need_daemon
 comm=$(basename "$prog" | cut -c1-15)
 run_st 0 "record a forking program" record -q --spin none -o "$T/trace" -- "$prog"
-n=$(babeltrace2 "$T/trace" | grep "procname = \"$comm\"" | grep 'synctrace_mutex:acquired:.*how = ( "SLEEP" : container = 2 ),' |
+n=$(trace_events "$T/trace" | grep "procname = \"$comm\"" | grep 'synctrace_mutex:acquired:.*how = ( "SLEEP" : container = 2 ),' |
 	sed -n 's/.*vpid = \([0-9]*\).*/\1/p' | sort -u | wc -l)
 if [ "$n" -eq 2 ]; then pass "parent and child traced"; else
 	fail "after-sleep acquisitions from $n processes, expected 2 (parent and child)"; fi

@@ -46,7 +46,11 @@ err_says() {
 		fail "$1: stderr lacks '$2':"; cat "$T/err" >&2; fi
 }
 
-# trace_has WHAT DIR PATTERN: babeltrace2 output of DIR matches PATTERN.
+# trace_events DIR: its events as babeltrace2 prints them, batched records
+# as the events they are (synctrace report --events).
+trace_events() { "$SYNCTRACE" report --events "$1" 2>/dev/null; }
+
+# trace_has WHAT DIR PATTERN: the events of DIR match PATTERN.
 trace_has() {
-	if babeltrace2 "$2" 2>/dev/null | grep -qE "$3"; then pass "$1"; else fail "$1: no '$3' in $2"; fi
+	if trace_events "$2" | grep -qE "$3"; then pass "$1"; else fail "$1: no '$3' in $2"; fi
 }

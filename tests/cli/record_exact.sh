@@ -12,7 +12,7 @@ need_daemon
 comm=$(basename "$prog" | cut -c1-15)
 
 run_st 0 "record --spin none" record --spin none -o "$T/trace" -- "$prog"
-babeltrace2 "$T/trace" | grep "procname = \"$comm\"" >"$T/events"
+trace_events "$T/trace" | grep "procname = \"$comm\"" >"$T/events"
 expect() { # expect WHAT COUNT PATTERN
 	local n
 	n=$(grep -cE "$3" "$T/events")

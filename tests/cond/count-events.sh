@@ -13,7 +13,7 @@ if [ "$1" = -p ]; then
 	shift 2
 fi
 eval dir=\${$#}
-out=$(babeltrace2 "$dir" 2>/dev/null) || { echo "cannot read $dir" >&2; exit 1; }
+out=$(${ST_EVENTS:?set by tests/run-mode.sh} "$dir" 2>/dev/null) || { echo "cannot read $dir" >&2; exit 1; }
 [ -z "$proc" ] || out=$(printf '%s\n' "$out" | grep -F "procname = \"$proc\"")
 fail=0
 while [ $# -gt 1 ]; do

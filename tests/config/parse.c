@@ -75,11 +75,37 @@ static void level_values(void)
 	CHECK_EQ(v, ST_META_LEVEL_CONTENTION);
 	CHECK_EQ(st_parse_level("full", &v), 0);
 	CHECK_EQ(v, ST_META_LEVEL_FULL);
+	CHECK_EQ(st_parse_level("summary", &v), 0);
+	CHECK_EQ(v, ST_META_LEVEL_SUMMARY);
 	v = -7;
 	CHECK_EQ(st_parse_level("FULL", &v), -1);
 	CHECK_EQ(st_parse_level("2", &v), -1);
 	CHECK_EQ(st_parse_level("", &v), -1);
 	CHECK_EQ(st_parse_level("ful", &v), -1);
+	CHECK_EQ(v, -7);
+}
+
+/* SYNCTRACE_THRESHOLD / record --threshold. */
+static void threshold_values(void)
+{
+	long long v = -7;
+	CHECK_EQ(st_parse_duration_ns("250ns", &v), 0);
+	CHECK_EQ(v, 250);
+	CHECK_EQ(st_parse_duration_ns("100us", &v), 0);
+	CHECK_EQ(v, 100000);
+	CHECK_EQ(st_parse_duration_ns("2ms", &v), 0);
+	CHECK_EQ(v, 2000000);
+	CHECK_EQ(st_parse_duration_ns("1s", &v), 0);
+	CHECK_EQ(v, 1000000000);
+	CHECK_EQ(st_parse_duration_ns("0", &v), 0);
+	CHECK_EQ(v, 0);
+	v = -7;
+	CHECK_EQ(st_parse_duration_ns("5", &v), -1); /* a unit is needed but for 0 */
+	CHECK_EQ(st_parse_duration_ns("ms", &v), -1);
+	CHECK_EQ(st_parse_duration_ns("1.5ms", &v), -1);
+	CHECK_EQ(st_parse_duration_ns("-1ms", &v), -1);
+	CHECK_EQ(st_parse_duration_ns("", &v), -1);
+	CHECK_EQ(st_parse_duration_ns("99999999999999999s", &v), -1);
 	CHECK_EQ(v, -7);
 }
 
@@ -92,8 +118,10 @@ int main(int argc, char **argv)
 		sem_max_values();
 	else if (!strcmp(b, "level_values"))
 		level_values();
+	else if (!strcmp(b, "threshold_values"))
+		threshold_values();
 	else {
-		fprintf(stderr, "usage: %s spin_table TABLE | sem_max_values | level_values\n", argv[0]);
+		fprintf(stderr, "usage: %s spin_table TABLE | sem_max_values | level_values | threshold_values\n", argv[0]);
 		return 2;
 	}
 	return 0;

@@ -27,6 +27,8 @@ while read -r fam ev; do
 	# itself (tracepoints/stacks.c, tracepoints/shared.c).
 	n=$((n + $(cat "$root/tracepoints/stacks.c" 2>/dev/null | grep -cE "st_orig\.${fam}_$ev\(")))
 	n=$((n + $(cat "$root/tracepoints/shared.c" 2>/dev/null | grep -cE "st_shr_orig\.${fam}_$ev\(")))
+	# synctrace_batch: the probes' batches of the others (tracepoints/batch.c).
+	n=$((n + $(cat "$root/tracepoints/probes.c" 2>/dev/null | grep -cE "\bst_fire_${fam}_$ev\(")))
 	if [ "$n" -eq 0 ]; then
 		echo "agree: synctrace_$fam:$ev is defined but never emitted" >&2
 		fail=1
@@ -49,6 +51,16 @@ done | while read -r e v label; do
 		echo "agree: code $e $v $label is not in the Codes table of EVENTS.md" >&2
 		exit 1
 	fi
+done || fail=1
+# An event with a string or array field cannot be a batched record (its
+# fields are 64-bit words): tracepoints/probes.c lists it in st_single.
+for f in "$root"/tracepoints/events/*.def; do
+	awk '/^ST_EVENT\(/ {sub(/^ST_EVENT\(/, ""); split($0, a, /, */); ev = a[1] "_" a[2]}
+	     ev != "" && /lttng_ust_field_(string|sequence|array)/ {print ev; ev = ""}
+	     /\)\)\)$/ {ev = ""}' "$f"
+done | while read -r ev; do
+	grep -q "\[ST_EVI_$ev\] = 1" "$root/tracepoints/probes.c" ||
+		{ echo "agree: $ev has a string or array field but is not in probes.c's st_single" >&2; exit 1; }
 done || fail=1
 n=$(wc -l <<<"$defs")
 [ $fail -eq 0 ] && echo "agree: $n events defined, documented and emitted"

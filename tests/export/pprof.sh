@@ -47,7 +47,7 @@ run_st 0 "record --spin full:200" record --spin full:200 -q -o "$T/spin" -- "$pr
 export_to "pprof spin" "$T/spin.pb.gz" --format pprof "$T/spin"
 total() { go tool pprof -top -sample_index="$1" "$T/spin.pb.gz" 2>/dev/null |
 	sed -n 's/^Showing nodes accounting for .* of \([0-9]*\)[a-z_]* total$/\1/p'; }
-babeltrace2 "$T/spin" >"$T/events" 2>/dev/null
+trace_events "$T/spin" >"$T/events"
 iters=$(grep 'synctrace_spin:loop:' "$T/events" | grep -o 'iterations = [0-9]*' |
 	awk '{ s += $3 } END { print s + 0 }')
 wasted=$(grep 'synctrace_futex:wake:' "$T/events" | grep -c 'woken = 0[ ,}]')

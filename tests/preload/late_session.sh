@@ -16,7 +16,7 @@
 #  - one nonce in all its starts, and after each start, in the same
 #    thread, the config (sem_max_mode 3, sem_max 7);
 #  - in synctrace-report's JSON, one instance of the process, start seen,
-#    format 2.3, level contention.
+#    format 3.5 (batched records), level contention.
 # The program runs until the session has started in it (busy.c usr1:),
 # so a loaded machine cannot end it first. RUNS runs (default 3; no
 # retry: each must pass).
@@ -54,7 +54,7 @@ attempt() {
 	lttng stop "$name" >/dev/null
 	lttng destroy "$name" >/dev/null
 	# "NAME VTID PAYLOAD" per event of the program
-	babeltrace2 "$dir/trace" 2>/dev/null | grep "vpid = $pid, " |
+	"$report" --events "$dir/trace" 2>/dev/null | grep "vpid = $pid, " |
 		sed -n 's/.*\(synctrace_[a-z_]*:[a-z_]*\): .*vtid = \([0-9]*\).*}, { \(.*\) }$/\1 \2 \3/p' >"$dir/events"
 	n=$(wc -l <"$dir/events")
 	# Load-proof events after the start: the four workers' exits and the
@@ -83,15 +83,15 @@ attempt() {
 	fi
 	# After each start, that thread's next event: the config.
 	bad=$(awk '$1 == "synctrace_meta:start" { want[$2] = 1; next }
-		want[$2] { if ($0 !~ /^synctrace_meta:config [0-9]+ sem_max_mode = 3, sem_max = 7, all_mutexes_spin = 0$/) print; want[$2] = 0 }
+		want[$2] { if ($0 !~ /^synctrace_meta:config [0-9]+ sem_max_mode = 3, sem_max = 7, all_mutexes_spin = 0, threshold_ns = 0$/) print; want[$2] = 0 }
 		END { for (t in want) if (want[t]) print "thread " t ": no event after meta:start" }' "$dir/events")
 	[ -z "$bad" ] || { echo "late_session: FAIL: meta:start not followed by meta:config (3, 7): $bad" >&2; fails=1; }
 	"$report" --format json "$dir/trace" >"$dir/r.json" 2>"$dir/r.err" ||
 		{ echo "late_session: FAIL: report: $(cat "$dir/r.err")" >&2; return 1; }
 	got=$(jq -r --argjson p "$pid" '[.tables[] | select(.name == "summary.processes") | .rows[] |
 		select(.vpid == $p) | "\(.instance) \(.started_in_trace) \(.format) \(.level)"] | join(";")' "$dir/r.json")
-	[ "$got" = "0 true 2.3 contention" ] ||
-		{ echo "late_session: FAIL: report's process rows: '$got', want one '0 true 2.3 contention'" >&2; fails=1; }
+	[ "$got" = "0 true 3.5 contention" ] ||
+		{ echo "late_session: FAIL: report's process rows: '$got', want one '0 true 3.5 contention'" >&2; fails=1; }
 	[ $fails -eq 0 ] && echo "late_session: run $try: $n events; first announcement $([ "$first" -eq 1 ] && echo recorded || echo dropped), repeat recorded, one process in the report"
 	return $fails
 }

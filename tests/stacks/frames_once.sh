@@ -4,7 +4,7 @@
 # call sites (push_item, pop_item) are two distinct stacks.
 set -u
 trace=$1
-events=$(babeltrace2 "$trace") || { echo "frames_once: cannot read $trace" >&2; exit 1; }
+events=$(${ST_EVENTS:?set by tests/run-mode.sh} "$trace") || { echo "frames_once: cannot read $trace" >&2; exit 1; }
 ids() { grep "synctrace_stack:$1:" <<<"$events" | grep -o ' id = 0x[0-9A-Fa-f]*' | sort; }
 fail=0
 nreq=$(grep -c 'synctrace_mutex:requested:' <<<"$events")

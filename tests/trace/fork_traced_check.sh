@@ -3,7 +3,7 @@
 # each process announced with a nonce of its own (the child's start may be
 # repeated, with the same nonce: tracepoints/EVENTS.md, meta:start).
 set -u
-events=$(babeltrace2 "$1") || { echo "fork_traced: cannot read $1" >&2; exit 1; }
+events=$(${ST_EVENTS:?set by tests/run-mode.sh} "$1") || { echo "fork_traced: cannot read $1" >&2; exit 1; }
 n=$(grep 'synctrace_mutex:acquired:.*how = ( "SLEEP" : container = 2 ),' <<<"$events" |
 	sed -n 's/.*vpid = \([0-9]*\).*/\1/p' | sort -u | wc -l)
 if [ "$n" -ne 2 ]; then

@@ -2,7 +2,7 @@
 # The exact events of mutex_exact.c (ROUNDS = 5) in trace $1.
 set -u
 trace=$1
-events=$(babeltrace2 "$trace") || { echo "mutex_exact: cannot read $trace" >&2; exit 1; }
+events=$(${ST_EVENTS:?set by tests/run-mode.sh} "$trace") || { echo "mutex_exact: cannot read $trace" >&2; exit 1; }
 fail=0
 expect() { # expect NAME COUNT PATTERN
 	local n

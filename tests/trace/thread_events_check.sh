@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # thread_events.c's trace: 3 thread starts and 3 thread exits.
 set -u
-events=$(babeltrace2 "$1") || exit 1
+events=$(${ST_EVENTS:?set by tests/run-mode.sh} "$1") || exit 1
 s=$(grep -c 'synctrace_thread:start:' <<<"$events")
 e=$(grep -c 'synctrace_thread:exit:' <<<"$events")
 if [ "$s" -ne 3 ] || [ "$e" -ne 3 ]; then

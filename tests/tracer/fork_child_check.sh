@@ -3,7 +3,7 @@
 # (procname test_tracer_for), none lost to the child's registration.
 set -u
 children=8
-events=$(babeltrace2 "$1" 2>/dev/null) || { echo "fork_child: cannot read $1" >&2; exit 1; }
+events=$(${ST_EVENTS:?set by tests/run-mode.sh} "$1" 2>/dev/null) || { echo "fork_child: cannot read $1" >&2; exit 1; }
 inits=$(grep 'synctrace_mutex:init:' <<<"$events" | grep -F 'procname = "test_tracer_for"' |
 	sed -n 's/.*vpid = \([0-9]*\).*/\1/p')
 n=$(grep -c . <<<"$inits")

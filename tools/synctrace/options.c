@@ -115,6 +115,7 @@ int record_parse(int argc, char **argv, struct record_opts *o, void (*help)(void
 		{ "interval", required_argument, 0, 'I' },
 		{ "count", required_argument, 0, 'C' },
 		{ "max-behind", required_argument, 0, 'H' },
+		{ "threshold", required_argument, 0, 'Z' },
 		{ 0, 0, 0, 0 },
 	};
 	memset(o, 0, sizeof(*o));
@@ -132,11 +133,20 @@ int record_parse(int argc, char **argv, struct record_opts *o, void (*help)(void
 			break;
 		case 'l':
 			if (!valid_level(optarg)) {
-				say("--level wants contention or full, not '%s'", optarg);
+				say("--level wants contention, full or summary, not '%s'", optarg);
 				return -1;
 			}
 			o->level = optarg;
 			break;
+		case 'Z': {
+			long long ns;
+			if (st_parse_duration_ns(optarg, &ns)) {
+				say("--threshold wants a duration (100us, 2ms, 1s), not '%s'", optarg);
+				return -1;
+			}
+			o->threshold = optarg;
+			break;
+		}
 		case 's':
 			if (!valid_spin(optarg)) {
 				say("--spin wants none, bail, full, N, bail:N or full:N, not '%s'", optarg);

@@ -17,7 +17,7 @@ static void help(void)
 	      "mutex per queue + a \"twomutex\" condvar) and a timed-wait race.\n"
 	      "\n"
 	      "  -o, --output DIR      trace folder (default: ./synctrace-YYYYmmdd-HHMMSS)\n"
-	      "  -l, --level LEVEL     contention (default) or full\n"
+	      "  -l, --level LEVEL     contention (default), full or summary\n"
 	      "  -s, --spin STRATEGY   none, bail, full, N, bail:N or full:N\n"
 	      "      --blocking[=USEC], --no-blocking  wait for buffer space (default: up to\n"
 	      "                        100 ms per event) or discard (see 'synctrace record --help')\n"

@@ -1,0 +1,529 @@
+/* The summary level's per-thread aggregation (summary.h).
+ *
+ * Each thread that aggregates owns one table, mapped on its first
+ * aggregate and never unmapped: a table whose thread exited is free and
+ * the next new thread takes it (so `st_sum_all` only grows to the most
+ * threads alive at once). In a table, entries are keyed by object address
+ * (open addressing, linear probing over ST_SUM_PROBE slots); an entry holds
+ * the object's counts (enum st_summary_count), and up to ST_SUM_NH
+ * histograms, each with up to ST_SUM_HB distinct buckets of st_hist.h.
+ * Running out of slots, histograms or buckets emits the entry (or the
+ * table) and starts it again: sums stay exact, as the events add up.
+ *
+ * Who touches a table:
+ *   its owner thread  every aggregate, its own flushes (age, full, exit)
+ *   the exiting process's last thread  st_summary_flush_all, which reads
+ *                     tables of threads still running without stopping
+ *                     them: an aggregate they make meanwhile may be lost
+ *                     or, if their own flush runs at once, counted twice
+ *   a forked child    drops every table's content (its parent's to report)
+ * A table is claimed by CAS on `owned` (0 free, 1 owned): the only atomic
+ * read-modify-write, once per thread. */
+#include "trace/summary.h"
+
+#include <pthread.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "internal/trace.h"
+#include "st_hist.h"
+
+#define ST_SUM_SLOTS 64   /* entries per table (a power of two) */
+#define ST_SUM_PROBE 8    /* slots tried before the table is emitted */
+#define ST_SUM_NH 5       /* histograms per entry */
+#define ST_SUM_HB 12      /* distinct buckets per histogram */
+#define ST_SUM_AGE_NS 1000000000ull
+#define ST_SUM_KV 240     /* numbers per object event (the analyzer reads 256) */
+
+#define E_AGAIN 11
+#define E_INTR 4
+#define E_TIMEDOUT 110
+
+struct st_sum_hist {
+	uint16_t id;       /* enum st_summary_hist; 0: unused */
+	uint16_t n;        /* buckets in use */
+	uint16_t idx[ST_SUM_HB];
+	uint32_t cnt[ST_SUM_HB];
+	uint64_t count, sum, min, max;
+	uint64_t timeouts, contended; /* LEDGER_ histograms only */
+};
+
+struct st_sum_entry {
+	const void *obj;   /* NULL: free slot */
+	int family;        /* enum st_summary_family */
+	int dirty;         /* something to emit */
+	uint64_t c[ST_SUMMARY_COUNT_N];
+	struct st_sum_hist h[ST_SUM_NH];
+};
+
+struct st_sum_table {
+	struct st_sum_table *next; /* st_sum_all, never unlinked */
+	volatile int owned;
+	unsigned used;             /* entries with an object */
+	uint64_t since_ns;         /* coarse clock of the oldest aggregate, 0 none */
+	const void *woken_obj;     /* woken from a futex wait on it, not yet past it */
+	int in_relock;             /* between cond:woke and cond:relocked */
+	struct st_sum_entry e[ST_SUM_SLOTS];
+};
+
+static struct st_sum_table *volatile st_sum_all;
+static volatile int st_sum_atfork;
+static __thread struct st_sum_table *st_sum_mine __attribute__((tls_model("initial-exec")));
+
+static uint64_t coarse_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void entry_clear(struct st_sum_entry *e)
+{
+	const void *obj = e->obj;
+	int family = e->family;
+	memset(e, 0, sizeof(*e));
+	e->obj = obj;
+	e->family = family;
+}
+
+/* In a forked child: what every table holds is the parent's. */
+static void forked_child(void)
+{
+	for (struct st_sum_table *t = st_sum_all; t; t = t->next) {
+		if (t->used)
+			memset(t->e, 0, sizeof(t->e));
+		t->used = 0;
+		t->since_ns = 0;
+		t->woken_obj = 0;
+		t->in_relock = 0;
+		if (t != st_sum_mine)
+			t->owned = 0;
+	}
+}
+
+static struct st_sum_table *table_claim(void)
+{
+	struct st_sum_table *t;
+	for (t = st_load_acquire(&st_sum_all); t; t = t->next)
+		if (!t->owned && st_cas_acq_rel(&t->owned, 0, 1))
+			return t;
+	if (!st_load_acquire(&st_sum_atfork) && st_cas_acq_rel(&st_sum_atfork, 0, 1))
+		pthread_atfork(0, 0, forked_child);
+	t = mmap(0, sizeof(*t), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (t == MAP_FAILED)
+		return 0;
+	t->owned = 1; /* zeroed by mmap otherwise */
+	struct st_sum_table *head;
+	do {
+		head = st_load_acquire(&st_sum_all);
+		t->next = head;
+	} while (!__atomic_compare_exchange_n(&st_sum_all, &head, t, 0, __ATOMIC_ACQ_REL,
+					      __ATOMIC_ACQUIRE));
+	return t;
+}
+
+/* ---- emission ------------------------------------------------------------ */
+
+struct kv {
+	const void *obj;
+	int family, events;
+	unsigned n;
+	uint64_t v[ST_SUM_KV];
+};
+
+static void kv_emit(struct kv *k)
+{
+	if (!k->n)
+		return;
+	st_summary_ev_object(k->obj, k->family, k->n, k->v);
+	k->events++;
+	k->n = 0;
+}
+
+static void kv_put(struct kv *k, uint64_t tag, uint64_t a, uint64_t b, uint64_t v)
+{
+	if (k->n + 2 > ST_SUM_KV)
+		kv_emit(k);
+	k->v[k->n++] = tag << 56 | a << 16 | b;
+	k->v[k->n++] = v;
+}
+
+/* One entry's events; it starts again empty. */
+static int entry_emit(struct st_sum_entry *e)
+{
+	struct kv k = { .obj = e->obj, .family = e->family };
+	if (!e->dirty)
+		return 0;
+	for (unsigned i = 0; i < ST_SUMMARY_COUNT_N; i++)
+		if (e->c[i])
+			kv_put(&k, ST_SUMMARY_TAG_COUNT, 0, i, e->c[i]);
+	for (unsigned j = 0; j < ST_SUM_NH; j++) {
+		const struct st_sum_hist *h = &e->h[j];
+		if (!h->id)
+			continue;
+		for (unsigned b = 0; b < h->n; b++)
+			kv_put(&k, ST_SUMMARY_TAG_BUCKET, h->id, h->idx[b], h->cnt[b]);
+		kv_put(&k, ST_SUMMARY_TAG_SUM, h->id, 0, h->sum);
+		kv_put(&k, ST_SUMMARY_TAG_MIN, h->id, 0, h->min);
+		kv_put(&k, ST_SUMMARY_TAG_MAX, h->id, 0, h->max);
+		if (h->timeouts)
+			kv_put(&k, ST_SUMMARY_TAG_LEDGER, h->id, 1, h->timeouts);
+		if (h->contended)
+			kv_put(&k, ST_SUMMARY_TAG_LEDGER, h->id, 2, h->contended);
+	}
+	kv_emit(&k);
+	entry_clear(e);
+	return k.events;
+}
+
+/* Emit table t. inside: called from an aggregator (the trace guard is
+ * held: lift it for our own events, which take it again). */
+static void table_emit(struct st_sum_table *t, int reason, int inside)
+{
+	int guard = st_tls.guard;
+	const void *caller = st_tls.caller;
+	int n = 0;
+	if (!t || !t->since_ns)
+		return;
+	if (inside)
+		st_tls.guard = 0;
+	st_set_caller(0);
+	for (unsigned i = 0; i < ST_SUM_SLOTS; i++)
+		if (t->e[i].obj)
+			n += entry_emit(&t->e[i]);
+	st_summary_ev_flushed(reason, n, t->since_ns);
+	t->since_ns = 0;
+	st_tls.caller = caller;
+	st_tls.guard = guard;
+}
+
+/* ---- aggregation ----------------------------------------------------------- */
+
+static struct st_sum_table *mine(void)
+{
+	struct st_sum_table *t = st_sum_mine;
+	if (st_unlikely(!t))
+		t = st_sum_mine = table_claim();
+	return t;
+}
+
+/* obj's entry in t, made if new; the table is emitted when crowded. */
+static struct st_sum_entry *entry_of(struct st_sum_table *t, const void *obj)
+{
+	uintptr_t h = ((uintptr_t)obj >> 3) * 0x9E3779B97F4A7C15ull;
+	unsigned k0 = (unsigned)(h >> 58) & (ST_SUM_SLOTS - 1);
+	for (int pass = 0; pass < 2; pass++) {
+		for (unsigned i = 0; i < ST_SUM_PROBE; i++) {
+			struct st_sum_entry *e = &t->e[(k0 + i) & (ST_SUM_SLOTS - 1)];
+			if (e->obj == obj)
+				return e;
+			if (!e->obj) {
+				e->obj = obj;
+				t->used++;
+				return e;
+			}
+		}
+		/* Crowded: emit and forget every entry. */
+		table_emit(t, ST_SUMMARY_REASON_FULL, 1);
+		memset(t->e, 0, sizeof(t->e));
+		t->used = 0;
+	}
+	return 0;
+}
+
+/* The entry an aggregate of obj goes to, its age checked; NULL: no table. */
+static struct st_sum_entry *begin(const void *obj, int family, int past_woken)
+{
+	struct st_sum_table *t = mine();
+	if (st_unlikely(!t))
+		return 0;
+	uint64_t now = coarse_ns();
+	if (!t->since_ns)
+		t->since_ns = now;
+	else if (now - t->since_ns >= ST_SUM_AGE_NS)
+		table_emit(t, ST_SUMMARY_REASON_AGE, 1), t->since_ns = now;
+	if (past_woken && t->woken_obj == obj)
+		t->woken_obj = 0;
+	struct st_sum_entry *e = entry_of(t, obj);
+	if (!e)
+		return 0;
+	if (family)
+		e->family = family;
+	e->dirty = 1;
+	if (!t->since_ns)
+		t->since_ns = now;
+	return e;
+}
+
+static struct st_sum_hist *hist_of(struct st_sum_entry *e, unsigned id)
+{
+	for (unsigned j = 0; j < ST_SUM_NH; j++)
+		if (e->h[j].id == id)
+			return &e->h[j];
+	for (unsigned j = 0; j < ST_SUM_NH; j++)
+		if (!e->h[j].id) {
+			e->h[j].id = (uint16_t)id;
+			return &e->h[j];
+		}
+	return 0;
+}
+
+/* One more value v in histogram id of e (e emitted first if it has no
+ * room: histograms or buckets). */
+static struct st_sum_hist *hist_add(struct st_sum_entry *e, unsigned id, uint64_t v)
+{
+	unsigned b = st_hist_index(v);
+	for (int pass = 0; pass < 2; pass++) {
+		struct st_sum_hist *h = hist_of(e, id);
+		if (h) {
+			unsigned i = 0;
+			while (i < h->n && h->idx[i] != b)
+				i++;
+			if (i < h->n || h->n < ST_SUM_HB) {
+				if (i == h->n)
+					h->idx[h->n++] = (uint16_t)b, h->cnt[i] = 0;
+				h->cnt[i]++;
+				if (!h->count++ || v < h->min)
+					h->min = v;
+				if (v > h->max)
+					h->max = v;
+				h->sum += v;
+				return h;
+			}
+		}
+		struct st_sum_table *t = st_sum_mine;
+		int guard = st_tls.guard;
+		const void *caller = st_tls.caller;
+		st_tls.guard = 0;
+		st_set_caller(0);
+		int n = entry_emit(e);
+		st_summary_ev_flushed(ST_SUMMARY_REASON_FULL, n, t->since_ns);
+		st_tls.caller = caller;
+		st_tls.guard = guard;
+		e->dirty = 1;
+	}
+	return 0;
+}
+
+/* A wait in the ledger (the analyzer's sa_model_waited). */
+static void ledger(struct st_sum_entry *e, unsigned id, uint64_t ns, int timed_out)
+{
+	struct st_sum_hist *h = hist_add(e, id, ns);
+	if (h) {
+		h->timeouts += timed_out != 0;
+		h->contended++;
+	}
+}
+
+static void put_max(uint64_t *slot, uint64_t v)
+{
+	if (v > *slot)
+		*slot = v;
+}
+
+void st_summary_mutex_requested(const void *obj, const void *caller, int owner, int waiters)
+{
+	(void)caller, (void)owner, (void)waiters;
+	struct st_sum_entry *e = begin(obj, ST_SUMMARY_FAMILY_MUTEX, 1);
+	if (e)
+		e->c[ST_SUMMARY_COUNT_MUTEX_REQUESTED]++;
+}
+
+void st_summary_mutex_acquired(const void *obj, const void *caller, int how, int spins,
+			       int sleeps, uint64_t wait_ns, uint64_t acquisitions,
+			       uint32_t contended)
+{
+	(void)caller, (void)spins, (void)sleeps;
+	struct st_sum_entry *e = begin(obj, ST_SUMMARY_FAMILY_MUTEX, 1);
+	if (!e)
+		return;
+	e->c[ST_SUMMARY_COUNT_MUTEX_ACQUIRED]++;
+	e->c[how == ST_MUTEX_HOW_SPIN	     ? ST_SUMMARY_COUNT_MUTEX_HOW_SPIN
+	     : how == ST_MUTEX_HOW_SLEEP     ? ST_SUMMARY_COUNT_MUTEX_HOW_SLEEP
+	     : how == ST_MUTEX_HOW_FORWARDED ? ST_SUMMARY_COUNT_MUTEX_HOW_FORWARDED
+					     : ST_SUMMARY_COUNT_MUTEX_HOW_OTHER]++;
+	put_max(&e->c[ST_SUMMARY_COUNT_MUTEX_ACQ_MAX], acquisitions);
+	if (how == ST_MUTEX_HOW_SPIN || how == ST_MUTEX_HOW_SLEEP) {
+		put_max(&e->c[ST_SUMMARY_COUNT_MUTEX_CONT_MAX], contended);
+		hist_add(e, ST_SUMMARY_HIST_MUTEX_WAIT, wait_ns);
+		if (st_sum_mine->in_relock)
+			st_sum_mine->in_relock = 0; /* the condvar's re-acquisition */
+		else
+			ledger(e, ST_SUMMARY_HIST_LEDGER_MUTEX, wait_ns, 0);
+	}
+}
+
+void st_summary_mutex_released(const void *obj, const void *caller, int waiters, int woken,
+			       uint64_t acquisitions, uint64_t acq_ts, int acq_how)
+{
+	(void)caller, (void)waiters, (void)acq_ts, (void)acq_how;
+	struct st_sum_entry *e = begin(obj, ST_SUMMARY_FAMILY_MUTEX, 1);
+	if (!e)
+		return;
+	e->c[ST_SUMMARY_COUNT_MUTEX_RELEASES]++;
+	put_max(&e->c[ST_SUMMARY_COUNT_MUTEX_ACQ_MAX], acquisitions);
+	if (woken >= 0) {
+		e->c[ST_SUMMARY_COUNT_MUTEX_WAKES]++;
+		e->c[ST_SUMMARY_COUNT_MUTEX_WASTED] += woken == 0;
+	}
+}
+
+void st_summary_mutex_trylock_failed(const void *obj, const void *caller, int result,
+				     int owner)
+{
+	(void)caller, (void)result, (void)owner;
+	struct st_sum_entry *e = begin(obj, ST_SUMMARY_FAMILY_MUTEX, 1);
+	if (e)
+		e->c[ST_SUMMARY_COUNT_MUTEX_TRYLOCK_FAILED]++;
+}
+
+void st_summary_mutex_timeout(const void *obj, const void *caller, int sleeps, uint64_t wait_ns)
+{
+	(void)caller, (void)sleeps;
+	struct st_sum_entry *e = begin(obj, ST_SUMMARY_FAMILY_MUTEX, 1);
+	if (!e)
+		return;
+	e->c[ST_SUMMARY_COUNT_MUTEX_TIMEOUTS]++;
+	e->c[ST_SUMMARY_COUNT_MUTEX_TIMEOUT_NS] += wait_ns;
+	ledger(e, ST_SUMMARY_HIST_LEDGER_MUTEX, wait_ns, 1);
+}
+
+/* The wake-then-block machine of analysis/model/futex.c, per thread. */
+void st_summary_futex_wait(const void *obj, const void *uaddr, int expected, int result,
+			   uint64_t slept_ns)
+{
+	(void)uaddr, (void)expected;
+	struct st_sum_entry *e = begin(obj, 0, 0);
+	if (!e)
+		return;
+	struct st_sum_table *t = st_sum_mine;
+	e->c[ST_SUMMARY_COUNT_FX_WAITS]++;
+	e->c[ST_SUMMARY_COUNT_FX_SLEPT_NS] += slept_ns;
+	if (result != E_AGAIN && t->woken_obj == obj)
+		e->c[ST_SUMMARY_COUNT_FX_WAKE_THEN_BLOCK]++;
+	switch (result) {
+	case 0:
+		e->c[ST_SUMMARY_COUNT_FX_WOKEN_RET]++;
+		t->woken_obj = obj;
+		break;
+	case E_AGAIN:
+		e->c[ST_SUMMARY_COUNT_FX_EAGAIN]++;
+		break;
+	case E_TIMEDOUT:
+		e->c[ST_SUMMARY_COUNT_FX_TIMEDOUT]++;
+		t->woken_obj = 0;
+		break;
+	case E_INTR:
+		e->c[ST_SUMMARY_COUNT_FX_EINTR]++;
+		t->woken_obj = 0;
+		break;
+	default:
+		break;
+	}
+}
+
+void st_summary_futex_wake(const void *obj, const void *uaddr, int requested, int woken)
+{
+	(void)uaddr;
+	struct st_sum_entry *e = begin(obj, 0, 0);
+	if (!e)
+		return;
+	e->c[ST_SUMMARY_COUNT_FX_WAKES]++;
+	if (woken <= 0)
+		e->c[ST_SUMMARY_COUNT_FX_WASTED]++;
+	else
+		e->c[ST_SUMMARY_COUNT_FX_WOKEN] += (uint64_t)woken;
+	if (requested > 1)
+		hist_add(e, ST_SUMMARY_HIST_FUTEX_HERD, woken > 0 ? (uint64_t)woken : 0);
+}
+
+void st_summary_futex_requeue(const void *obj, const void *uaddr, const void *uaddr2,
+			      int nwake, int nmove, int result)
+{
+	(void)uaddr, (void)uaddr2, (void)nwake, (void)nmove;
+	struct st_sum_entry *e = begin(obj, 0, 0);
+	if (!e)
+		return;
+	e->c[ST_SUMMARY_COUNT_FX_REQUEUES]++;
+	if (result > 0)
+		e->c[ST_SUMMARY_COUNT_FX_REQUEUED] += (uint64_t)result;
+}
+
+void st_summary_spin_loop(const void *obj, int iterations, int outcome, int mode,
+			  uint64_t spin_ns)
+{
+	struct st_sum_entry *e = begin(obj, 0, 0);
+	if (!e)
+		return;
+	e->c[ST_SUMMARY_COUNT_SP_LOOPS]++;
+	switch (outcome) {
+	case ST_SPIN_OUTCOME_ACQUIRED: e->c[ST_SUMMARY_COUNT_SP_ACQUIRED]++; break;
+	case ST_SPIN_OUTCOME_GAVE_UP: e->c[ST_SUMMARY_COUNT_SP_GAVE_UP]++; break;
+	case ST_SPIN_OUTCOME_SAW_WAITERS: e->c[ST_SUMMARY_COUNT_SP_SAW_WAITERS]++; break;
+	default: break;
+	}
+	e->c[ST_SUMMARY_COUNT_SP_NS] += spin_ns;
+	if (mode >= 0 && mode < 31)
+		e->c[ST_SUMMARY_COUNT_SP_MODES] |= 1u << mode;
+	hist_add(e, ST_SUMMARY_HIST_SPIN_ITER, iterations > 0 ? (uint64_t)iterations : 0);
+}
+
+void st_summary_saw(const void *first)
+{
+	struct st_sum_table *t = st_sum_mine;
+	if (t && t->woken_obj == first)
+		t->woken_obj = 0;
+}
+
+void st_summary_cond_woke(const void *cond, const void *node, int how, int spurious,
+			  uint64_t wait_ns)
+{
+	(void)node, (void)how, (void)spurious, (void)wait_ns;
+	struct st_sum_table *t = mine();
+	if (t) {
+		st_summary_saw(cond);
+		t->in_relock = 1;
+	}
+}
+
+void st_summary_cond_relocked(const void *cond, const void *mutex, const void *node,
+			      int contended, int result, uint64_t relock_ns, uint64_t mutex_acq)
+{
+	(void)mutex, (void)node, (void)contended, (void)result, (void)relock_ns, (void)mutex_acq;
+	struct st_sum_table *t = mine();
+	if (t) {
+		st_summary_saw(cond);
+		t->in_relock = 0;
+	}
+}
+
+/* ---- flushes ------------------------------------------------------------- */
+
+void st_summary_flush(int reason)
+{
+	table_emit(st_sum_mine, reason, 0);
+}
+
+void st_summary_thread_exit(void)
+{
+	struct st_sum_table *t = st_sum_mine;
+	if (!t)
+		return;
+	if (st_tracing() && !st_tls.guard)
+		table_emit(t, ST_SUMMARY_REASON_THREAD_EXIT, 0);
+	st_sum_mine = 0;
+	memset(t->e, 0, sizeof(t->e));
+	t->used = 0;
+	t->since_ns = 0;
+	t->woken_obj = 0;
+	t->in_relock = 0;
+	st_store_release(&t->owned, 0);
+}
+
+void st_summary_flush_all(void)
+{
+	for (struct st_sum_table *t = st_load_acquire(&st_sum_all); t; t = t->next)
+		if (st_load_acquire(&t->owned))
+			table_emit(t, ST_SUMMARY_REASON_PROCESS_EXIT, 0);
+}

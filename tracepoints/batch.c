@@ -1,0 +1,420 @@
+/* Batched records: each thread writes its events into a ring of words of
+ * its own, and they go to LTTng as one synctrace_batch:records event per
+ * run of records (tracepoints/events/batch.def), so one event's fixed cost
+ * (reserve, contexts, per-field writes, commit: ~1,500 instructions) is
+ * paid once per ~50 records instead of per transition.
+ *
+ * A ring (struct st_batch) and who touches it:
+ *   head   words written; only the owner thread advances it (release: the
+ *          words before it are complete for whoever acquires it)
+ *   done   words written out; only the writer holding `lock` advances it
+ *          (release: the owner may reuse the words before it)
+ *   lock   0, or 1 while one thread (the owner, or the flusher for an owner
+ *          that went quiet) writes [done, head) out
+ * The owner writes only in [head, done + ST_RING): never where a writer
+ * reads. A record never wraps: one that does not fit before the ring's end
+ * is preceded by a pad word (0: "no more records in this event") and
+ * starts at the ring's beginning.
+ *
+ * When records go out: the owner writes them when ST_FLUSH_WORDS are
+ * pending or the oldest pending one is ST_AGE_NS old (checked at each
+ * record: it reads the clock anyway), at thread exit (st_batch_retire) and
+ * at process stop (st_batch_stop). A thread that goes quiet (asleep,
+ * computing, deadlocked) is written out by the flusher, a thread of this
+ * library that wakes every ST_AGE_NS / 2 and writes out every ring whose
+ * oldest record is ST_AGE_NS old. So a record reaches the trace at most
+ * about 2 * ST_AGE_NS after it happened (plus scheduling delays), which is
+ * what readers merge by (analysis/bt2/merge.c holds events ST_MERGE_NS).
+ *
+ * The rings live in st_rings (a list under st_rings_lock, a spin lock of
+ * ours: no primitive of the program's); a retired ring goes to st_pool for
+ * the next thread. In a child of fork() only the forking thread exists: its
+ * ring is emptied (the parent writes those records) and the others are
+ * unmapped; the flusher is started again by the child's first record. */
+#include "batch.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "st_batch.h"
+
+/* probes.c: fire synctrace_batch:records. */
+void st_batch_emit(int tid, const uint64_t *words, unsigned n);
+
+int st_batch_on;
+int64_t st_batch_threshold_ns;
+static uint32_t st_ev_hashes[ST_EVI_N];
+const uint32_t *const st_ev_hash = st_ev_hashes;
+static const char *const st_ev_names[ST_EVI_N] = {
+#define ST_EVENT(fam, name, args, fields) [ST_EVI_##fam##_##name] = #fam ":" #name,
+#include "st_all_events.h"
+#undef ST_EVENT
+};
+
+/* The thread's ring: NULL none yet, ST_GONE retired (the thread is ending). */
+#define ST_GONE ((struct st_batch *)1)
+__thread struct st_batch *st_mine __attribute__((tls_model("initial-exec")));
+
+static int st_rings_lock, st_stopped, st_flusher_pid, st_flusher_due;
+int st_batch_slow_due;
+static struct st_batch *st_rings, *st_pool;
+
+static void rings_lock(void)
+{
+	while (__atomic_exchange_n(&st_rings_lock, 1, __ATOMIC_ACQUIRE))
+		sched_yield();
+}
+
+static void rings_unlock(void)
+{
+	__atomic_store_n(&st_rings_lock, 0, __ATOMIC_RELEASE);
+}
+
+
+/* Write [done, head) out. The flusher (owner = 0) skips a ring whose owner
+ * is writing it; the owner waits for the flusher (one event or two). */
+static void write_out(struct st_batch *b, int owner)
+{
+	while (__atomic_exchange_n(&b->lock, 1, __ATOMIC_ACQUIRE)) {
+		if (!owner)
+			return;
+		sched_yield();
+	}
+	uint32_t d = b->done, h = __atomic_load_n(&b->head, __ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&b->holding, __ATOMIC_RELAXED))
+		h = b->hold; /* an open wait's records wait for its end */
+	while (d != h) { /* one event, or two when the records wrap */
+		uint32_t at = d % ST_RING, k = h - d;
+		if (k > ST_RING - at)
+			k = ST_RING - at;
+		st_batch_emit(b->tid, &b->w[at], k);
+		d += k;
+	}
+	__atomic_store_n(&b->done, d, __ATOMIC_RELEASE);
+	if (d != b->head)
+		__atomic_store_n(&b->since, st_batch_now(), __ATOMIC_RELAXED);
+	__atomic_store_n(&b->lock, 0, __ATOMIC_RELEASE);
+}
+
+/* Room is needed and a held wait fills the ring: it is recorded. */
+static void make_room(struct st_batch *b)
+{
+	write_out(b, 1);
+	if (b->holding && b->hold == b->done) {
+		__atomic_store_n(&b->holding, 0, __ATOMIC_RELEASE);
+		write_out(b, 1);
+	}
+}
+
+static void *flusher(void *unused)
+{
+	(void)unused;
+	struct timespec nap = { 0, ST_AGE_NS / 2 };
+	for (;;) {
+		nanosleep(&nap, 0);
+		rings_lock();
+		if (st_stopped || st_flusher_pid != getpid()) {
+			rings_unlock();
+			return 0;
+		}
+		int64_t now = st_batch_now();
+		for (struct st_batch *b = st_rings; b; b = b->next)
+			if (__atomic_load_n(&b->head, __ATOMIC_ACQUIRE) != b->done &&
+			    now - __atomic_load_n(&b->since, __ATOMIC_RELAXED) >= ST_AGE_NS)
+				write_out(b, 0);
+		rings_unlock();
+	}
+}
+
+/* Under st_rings_lock. With every signal blocked, so that none of the
+ * program's is delivered to it. */
+static void start_flusher(void)
+{
+	pthread_t t;
+	pthread_attr_t a;
+	sigset_t all, old;
+	if (st_flusher_pid == getpid())
+		return;
+	st_flusher_pid = getpid();
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pthread_attr_init(&a);
+	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&a, 64 * 1024);
+	if (pthread_create(&t, &a, flusher, 0))
+		st_flusher_pid = 0; /* the owners still write at their limits */
+	pthread_attr_destroy(&a);
+	pthread_sigmask(SIG_SETMASK, &old, 0);
+}
+
+static struct st_batch *ring_new(void)
+{
+	rings_lock();
+	if (st_stopped) {
+		rings_unlock();
+		return 0;
+	}
+	struct st_batch *b = st_pool;
+	if (b) {
+		st_pool = b->next;
+	} else {
+		b = mmap(0, sizeof(*b), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (b == MAP_FAILED) {
+			rings_unlock();
+			return 0;
+		}
+	}
+	b->head = b->done = 0;
+	b->lock = 0;
+	b->since = 0;
+	b->holding = 0;
+	b->tid = (int)gettid();
+	b->next = st_rings;
+	st_rings = b;
+	start_flusher();
+	rings_unlock();
+	return st_mine = b;
+}
+
+/* Room for `need` more words at h: the writer is done with them. */
+static int room(struct st_batch *b, uint32_t h, uint32_t need)
+{
+	return h + need - __atomic_load_n(&b->done, __ATOMIC_ACQUIRE) <= ST_RING;
+}
+
+uint64_t *st_batch_reserve_slow(uint32_t need)
+{
+	struct st_batch *b = st_mine;
+	if (!b)
+		b = ring_new();
+	if (b == ST_GONE || !b || st_stopped)
+		return 0;
+	if (st_flusher_due) { /* a forked child's first record */
+		rings_lock();
+		st_flusher_due = 0;
+		st_batch_slow_due = st_stopped;
+		start_flusher();
+		rings_unlock();
+	}
+	uint32_t h = b->head, tail = ST_RING - h % ST_RING;
+	if (tail < need) {
+		while (!room(b, h, tail))
+			make_room(b);
+		b->w[h % ST_RING] = 0; /* pad: the records resume at the ring's start */
+		h += tail;
+		__atomic_store_n(&b->head, h, __ATOMIC_RELEASE);
+	}
+	while (!room(b, h, need))
+		make_room(b);
+	return &b->w[h % ST_RING];
+}
+
+void st_batch_write_out(struct st_batch *b)
+{
+	write_out(b, 1);
+}
+
+static enum st_evi evi_of(uint32_t hash)
+{
+	for (int i = 0; i < ST_EVI_N; i++)
+		if (st_ev_hashes[i] == hash)
+			return (enum st_evi)i;
+	return ST_EVI_N;
+}
+
+/* Each record of [at, h) in turn: f(evi, its fields); stops at the first
+ * that returns 0. The held records do not wrap but for pads. */
+static int each_record(struct st_batch *b, uint32_t at, uint32_t h,
+		       int (*f)(enum st_evi, const uint64_t *))
+{
+	while (at != h) {
+		const uint64_t *r = &b->w[at % ST_RING];
+		if (r[0] == 0) { /* pad: on at the ring's start */
+			at += ST_RING - at % ST_RING;
+			continue;
+		}
+		enum st_evi ev = evi_of(ST_BATCH_HASH_OF(r[0]));
+		if (ev == ST_EVI_N || !f(ev, r + 2))
+			return 0;
+		at += 2 + ST_BATCH_N_OF(r[0]);
+	}
+	return 1;
+}
+
+static int takes(enum st_evi ev, const uint64_t *args)
+{
+	(void)args;
+	return synctrace_summarize(ev, 0);
+}
+
+static int aggregate(enum st_evi ev, const uint64_t *args)
+{
+	return synctrace_summarize(ev, args);
+}
+
+void st_batch_wait_end(uint64_t wait_ns)
+{
+	struct st_batch *b = st_mine;
+	if ((uintptr_t)b <= 1 || !b->holding)
+		return;
+	if (wait_ns >= (uint64_t)st_batch_threshold_ns) {
+		__atomic_store_n(&b->holding, 0, __ATOMIC_RELEASE); /* recorded */
+		return;
+	}
+	/* Under the lock: the flusher reads head and the hold together. */
+	while (__atomic_exchange_n(&b->lock, 1, __ATOMIC_ACQUIRE))
+		sched_yield();
+	uint32_t at = b->hold, h = b->head;
+	if (each_record(b, at, h, takes)) {
+		/* The aggregators may emit (a full table): those events go out
+		 * singly, not into this ring, whose lock is ours now. */
+		st_mine = ST_GONE;
+		each_record(b, at, h, aggregate);
+		st_mine = b;
+		__atomic_store_n(&b->head, at, __ATOMIC_RELEASE);
+	}
+	__atomic_store_n(&b->holding, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&b->lock, 0, __ATOMIC_RELEASE);
+}
+
+void st_batch_retire(void)
+{
+	struct st_batch *b = st_mine;
+	if (!b || b == ST_GONE)
+		return;
+	__atomic_store_n(&b->holding, 0, __ATOMIC_RELEASE); /* a wait never ended: recorded */
+	write_out(b, 1);
+	st_mine = ST_GONE;
+	rings_lock();
+	for (struct st_batch **pp = &st_rings; *pp; pp = &(*pp)->next)
+		if (*pp == b) {
+			*pp = b->next;
+			b->next = st_pool;
+			st_pool = b;
+			break;
+		}
+	rings_unlock();
+}
+
+void st_batch_stop(void)
+{
+	rings_lock();
+	st_stopped = st_batch_slow_due = 1;
+	for (struct st_batch *b = st_rings; b; b = b->next) {
+		__atomic_store_n(&b->holding, 0, __ATOMIC_RELEASE);
+		write_out(b, 1);
+	}
+	rings_unlock();
+}
+
+static void fork_prepare(void)
+{
+	rings_lock();
+}
+
+static void fork_parent(void)
+{
+	rings_unlock();
+}
+
+/* The only thread now; the others' rings are copies of the parent's. */
+static void fork_child(void)
+{
+	struct st_batch *b = st_rings, *keep = st_mine;
+	while (b) {
+		struct st_batch *next = b->next;
+		if (b != keep)
+			munmap(b, sizeof(*b));
+		b = next;
+	}
+	st_rings = 0;
+	if (keep && keep != ST_GONE) {
+		keep->head = keep->done = 0; /* the parent writes those out */
+		keep->lock = 0;
+		keep->holding = 0;
+		keep->tid = (int)gettid();
+		keep->next = 0;
+		st_rings = keep;
+	}
+	st_flusher_pid = 0;
+	st_flusher_due = st_rings != 0; /* not from here: started by its first record */
+	st_batch_slow_due = st_flusher_due || st_stopped;
+	rings_unlock();
+}
+
+/* _exit and _Exit end the process without its destructors (a forked
+ * child often does): the records still in the rings go out first. A
+ * process killed by a signal loses them: the last ST_AGE_NS or so of each
+ * thread's events (a thread asleep longer was written out by the flusher). */
+typedef void (*exit_fn)(int);
+static exit_fn real_exit, real_Exit;
+
+static __attribute__((noreturn)) void flush_and(exit_fn *real, const char *name, int status)
+{
+	st_batch_stop();
+	if (!*real)
+		*real = (exit_fn)dlsym(RTLD_NEXT, name);
+	(*real)(status);
+	__builtin_unreachable();
+}
+
+__attribute__((visibility("default"), noreturn)) void _exit(int status)
+{
+	flush_and(&real_exit, "_exit", status);
+}
+
+__attribute__((visibility("default"), noreturn)) void _Exit(int status)
+{
+	flush_and(&real_Exit, "_Exit", status);
+}
+
+/* The wait a record ends, with its duration's field: the slot + 1 of
+ * `wait_ns` in the event's fields, 0 for every other event. */
+unsigned char st_batch_wait_slot[ST_EVI_N];
+static const char *const st_ev_args[ST_EVI_N] = {
+#define ST_EVENT(fam, name, args, fields) [ST_EVI_##fam##_##name] = #args,
+#include "st_all_events.h"
+#undef ST_EVENT
+};
+
+/* The slot of field `name` in "(type, name, type, name...)", or -1. */
+static int arg_slot(const char *args, const char *name)
+{
+	size_t len = strlen(name);
+	int k = 0;
+	for (const char *p = args; *p; k++) {
+		while (*p == '(' || *p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		const char *e = p + strcspn(p, ",)");
+		const char *t = e;
+		while (t > p && (t[-1] == ' ' || t[-1] == '\t' || t[-1] == '\n'))
+			t--;
+		if (k % 2 == 1 && (size_t)(t - p) == len && !strncmp(p, name, len))
+			return k / 2;
+		if (!*e || *e == ')')
+			break;
+		p = e + 1;
+	}
+	return -1;
+}
+
+void st_batch_init(void)
+{
+	static const enum st_evi ends[] = { ST_EVI_mutex_acquired, ST_EVI_mutex_timeout };
+	for (unsigned i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
+		st_batch_wait_slot[ends[i]] = (unsigned char)(arg_slot(st_ev_args[ends[i]], "wait_ns") + 1);
+	real_exit = (exit_fn)dlsym(RTLD_NEXT, "_exit");
+	real_Exit = (exit_fn)dlsym(RTLD_NEXT, "_Exit");
+	const char *s = getenv("SYNCTRACE_BATCH");
+	st_batch_on = !(s && !strcmp(s, "0"));
+	for (int i = 0; i < ST_EVI_N; i++)
+		st_ev_hashes[i] = st_batch_hash(st_ev_names[i]);
+	pthread_atfork(fork_prepare, fork_parent, fork_child);
+}

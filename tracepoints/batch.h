@@ -1,0 +1,105 @@
+/* Inside libsynctrace-tp.so: each thread's records, written out as
+ * synctrace_batch:records events (tracepoints/batch.c). */
+#ifndef ST_TP_BATCH_H
+#define ST_TP_BATCH_H
+
+#include <stdint.h>
+#include <time.h>
+
+#include "st_probes.h"
+
+
+/* SYNCTRACE_BATCH: 1 (default) record events in per-thread buffers, 0 one
+ * LTTng event per transition (format 2). Set by st_batch_init. */
+extern int st_batch_on;
+/* SYNCTRACE_THRESHOLD (meta:config), 0 off: a mutex wait shorter than
+ * this is aggregated, not recorded (st_batch_hold, st_batch_wait_end). */
+extern int64_t st_batch_threshold_ns;
+
+/* Once, from the probes' constructor: read the setting, hash the names. */
+void st_batch_init(void);
+
+#define ST_RING 2048u          /* words a ring holds (16 KiB) */
+#define ST_FLUSH_WORDS 1024u   /* the owner writes its records out at this many */
+#define ST_AGE_NS 10000000LL   /* or when the oldest pending one is 10 ms old */
+
+/* A thread's ring; the protocol is in batch.c. */
+struct st_batch {
+	uint32_t head;
+	uint32_t done;
+	int lock;
+	int tid;               /* the owner's (the record event's tid field) */
+	int64_t since;         /* about when the oldest pending record happened */
+	uint32_t hold;         /* while holding: where the open wait's records begin */
+	int holding;           /* 1: [hold, head) is a wait not ended: not written out */
+	struct st_batch *next; /* in batch.c's lists, under their lock */
+	uint64_t w[ST_RING];
+};
+
+extern __thread struct st_batch *st_mine __attribute__((tls_model("initial-exec")));
+extern int st_batch_slow_due; /* stopped, or a forked child's flusher is due */
+extern const uint32_t *const st_ev_hash;
+
+uint64_t *st_batch_reserve_slow(uint32_t need);
+void st_batch_write_out(struct st_batch *b);
+
+/* A record's time: the clock LTTng stamps events with. */
+static inline int64_t st_batch_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Where the calling thread's next record of `need` words goes, or NULL
+ * if it has no ring (the caller emits the event itself). */
+static inline uint64_t *st_batch_reserve(uint32_t need)
+{
+	struct st_batch *b = st_mine;
+	if (__builtin_expect((uintptr_t)b <= 1 || st_batch_slow_due, 0))
+		return st_batch_reserve_slow(need);
+	uint32_t h = b->head;
+	if (__builtin_expect(ST_RING - h % ST_RING < need ||
+			     h + need - __atomic_load_n(&b->done, __ATOMIC_ACQUIRE) > ST_RING, 0))
+		return st_batch_reserve_slow(need);
+	return &b->w[h % ST_RING];
+}
+
+/* The record of `need` words at the reserved place is complete: publish
+ * it, and write the ring out if it is due. */
+static inline void st_batch_commit(uint32_t need, int64_t now)
+{
+	struct st_batch *b = st_mine;
+	uint32_t h = b->head, pending = h - __atomic_load_n(&b->done, __ATOMIC_ACQUIRE);
+	if (pending == 0)
+		__atomic_store_n(&b->since, now, __ATOMIC_RELAXED);
+	__atomic_store_n(&b->head, h + need, __ATOMIC_RELEASE);
+	if (__builtin_expect(pending + need >= ST_FLUSH_WORDS ||
+			     now - __atomic_load_n(&b->since, __ATOMIC_RELAXED) >= ST_AGE_NS, 0))
+		st_batch_write_out(b);
+}
+
+/* SYNCTRACE_THRESHOLD: the record just reserved begins a wait (mutex:
+ * requested): it and the thread's next records are held until the wait
+ * ends (a wait already held is recorded). */
+static inline void st_batch_hold(void)
+{
+	struct st_batch *b = st_mine;
+	b->hold = b->head;
+	__atomic_store_n(&b->holding, 1, __ATOMIC_RELAXED); /* published by commit's release */
+}
+/* The held wait ended after wait_ns (mutex:acquired or timeout, just
+ * committed): recorded if it lasted the threshold, else its records go to
+ * the aggregator and out of the ring (recorded all the same if one of them
+ * has no aggregator). */
+void st_batch_wait_end(uint64_t wait_ns);
+/* The events that end a held wait: their `wait_ns` field's slot + 1. */
+extern unsigned char st_batch_wait_slot[ST_EVI_N];
+
+/* The calling thread ends: its records are written out and its buffer
+ * goes back to the pool (later events of the thread are emitted singly). */
+void st_batch_retire(void);
+/* The process stops tracing: every buffer is written out, batching ends. */
+void st_batch_stop(void);
+
+#endif

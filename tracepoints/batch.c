@@ -24,7 +24,7 @@
  * library that wakes every ST_AGE_NS / 2 and writes out every ring whose
  * oldest record is ST_AGE_NS old. So a record reaches the trace at most
  * about 2 * ST_AGE_NS after it happened (plus scheduling delays), which is
- * what readers merge by (analysis/bt2/merge.c holds events ST_MERGE_NS).
+ * what readers merge by (analysis/model/merge.c holds events ST_MERGE_NS).
  *
  * The rings live in st_rings (a list under st_rings_lock, a spin lock of
  * ours: no primitive of the program's); a retired ring goes to st_pool for

@@ -124,6 +124,8 @@ void sa_findings_wakes(struct sa_fb *f)
 			order[j] = order[j - 1];
 			order[j - 1] = t;
 		}
-	for (int i = 0; i < k; i++)
+	/* The two that wasted most: the first screen is for the answer; every
+	 * outcome of every site is in the wakes.outcomes and wakes.sites tables. */
+	for (int i = 0; i < k && i < 2; i++)
 		say_finding(f, order[i], &w[order[i]]);
 }

@@ -390,7 +390,7 @@ static void blame_table(const struct sa_model *m, const struct sa_report_opts *o
 	if (!t)
 		return;
 	t->minor = 3;
-	t->text_rows = 8;
+	t->text_rows = 6;
 	/* text: the rank names the row of waits.top; the thread in full */
 	t->text_hide = 1ull << (B_ID + SA_ID_SITE) | 1ull << (B_ID + SA_ID_NAME);
 	unsigned shown = 0;
@@ -478,7 +478,7 @@ static void thread_table(const struct sa_model *m, const struct sa_report_opts *
 	if (!t || !tp || !rk)
 		goto out;
 	t->minor = 3;
-	t->text_rows = 10;
+	t->text_rows = 8;
 	if (m->nprocs > 1)
 		t->text_show = 1ull << P_VPID;
 	for (uint32_t i = 0; i < m->nthreads; i++)

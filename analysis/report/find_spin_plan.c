@@ -2,7 +2,7 @@
  * then what the what-if replay (sa_spin_replay.h) says to set, with its
  * evidence and how far to trust it. One row, kind `spin`: verdict the
  * loops' verdict, try the SYNCTRACE_SPIN to set (none when the default
- * is as good, or when the replay's confidence is low), count/of the futex waits it predicts / those recorded,
+ * is as good, or when the replay does not reproduce the recorded run), count/of the futex waits it predicts / those recorded,
  * waits the waits replayed, wait_total_ns the predicted waiting. */
 #include <stdio.h>
 #include <string.h>
@@ -55,24 +55,16 @@ void sa_findings_spin_plan(struct sa_fb *f)
 	sa_set_u(&c[SA_FND_OF], ev.rec_sleeps);
 	sa_set_u(&c[SA_FND_WAIT], r->wait_ns);
 	sa_set_u(&c[SA_FND_TIMEOUTS], ev.timeouts);
-	if (!strcmp(ev.confidence, "low") && ev.rec != SA_SR_DEFAULT) {
-		/* An answer the replay itself does not trust is no advice: say so
-		 * in one sentence; its numbers are in spin.plan and the JSON. */
+	if (!strcmp(ev.confidence, "low") && ev.rec != SA_SR_DEFAULT && ev.recorded >= 0 &&
+	    !ev.reproduces) {
+		/* A replay that does not reproduce the recorded run gives no
+		 * advice: say so in one sentence; its numbers are in spin.plan
+		 * and the JSON. */
 		sa_finding_say(f, "The what-if replay of %s waits is not conclusive here (confidence "
 			       "low: ", sa_fmt_count(a, sizeof(a), ev.waits));
-		if (ev.recorded >= 0 && !ev.reproduces)
-			sa_finding_say(f, "at the recorded setting it predicts %s futex waits, %s "
-				       "were recorded", sa_fmt_count(c1, sizeof(c1),
-								     ev.s[ev.recorded].sleeps),
-				       sa_fmt_count(c2, sizeof(c2), ev.rec_sleeps));
-		else if (!ev.agree)
-			sa_finding_say(f, "the best setting differs between the two halves of the waits");
-		else if (ev.overloaded)
-			sa_finding_say(f, "woken threads waited %s (median) for a CPU: a spinner would "
-				       "compete with the thread it waits for", sa_fmt_ns(c1, sizeof(c1),
-										 (double)ev.wake_ns));
-		else
-			sa_finding_say(f, "too few waits");
+		sa_finding_say(f, "at the recorded setting it predicts %s futex waits, %s were "
+			       "recorded", sa_fmt_count(c1, sizeof(c1), ev.s[ev.recorded].sleeps),
+			       sa_fmt_count(c2, sizeof(c2), ev.rec_sleeps));
 		sa_finding_say(f, "); its best guess, %s, is in table spin.plan.",
 			       sa_sr_name(ev.rec, b, sizeof(b)));
 		sa_finding_done(f, c);

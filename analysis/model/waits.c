@@ -587,3 +587,49 @@ void sa_waits_fold(struct sa_model *m, uint32_t ci, uint32_t oi)
 	if (cw != ow)
 		sa_obj_waits_free(&m->objs[oi]);
 }
+
+/* A thread's summary of its waits of kind k on oi (the summary level:
+ * model/summary.c): d's values as so many sa_model_waited calls, of which
+ * `timeouts` timed out and `contended` spun or slept. */
+void sa_model_waited_many(struct sa_model *m, uint32_t ti, uint32_t oi, enum sa_wait_kind k,
+			  const struct sa_dist *d, uint64_t timeouts, uint64_t contended)
+{
+	struct sa_object *o = &m->objs[oi];
+	struct sa_thread *t = &m->threads[ti];
+	enum sa_wait_kind first;
+	unsigned nk = kinds_of(o->type, &first);
+	struct sa_obj_waits *w = waits_of(m, o);
+	if (!w || !d->n)
+		return;
+	if (nk && k >= first && k < first + nk) {
+		struct sa_wait_stat *s = &w->ledger[k - first];
+		s->waits += d->n;
+		s->contended += contended;
+		s->wait_ns += d->sum;
+		if (d->max > s->max_ns)
+			s->max_ns = d->max;
+		s->timeouts += timeouts;
+		if (sa_dist_merge(&s->dist, d))
+			m->oom = 1;
+	}
+	t->waits += d->n;
+	t->wait_ns += d->sum;
+	t->timeouts += timeouts;
+	t->w.waits += d->n;
+	t->w.wait_ns += d->sum;
+	t->w.timeouts += timeouts;
+	t->w.kind_ns[k] += d->sum;
+	struct sa_pair *p = pair_of(m, w, ti, oi, k);
+	if (!p)
+		return;
+	p->waits += d->n;
+	p->contended += contended;
+	p->wait_ns += d->sum;
+	if (d->max > p->max_ns)
+		p->max_ns = d->max;
+	p->timeouts += timeouts;
+	if (p->wait_ns > t->top_wait_ns || t->w.waits == d->n) {
+		t->top_wait_ns = p->wait_ns;
+		t->top_obj = oi;
+	}
+}

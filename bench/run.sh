@@ -17,6 +17,7 @@
 #   preload     LD_PRELOAD=libsynctrace.so, no session
 #   contention  preloaded with the probes, a session recording synctrace_*
 #   full        the same with SYNCTRACE_LEVEL=full
+#   summary     the same with SYNCTRACE_LEVEL=summary (per-thread aggregates)
 #   wrapper     glibc with lttng-ust's liblttng-ust-pthread-wrapper.so and a
 #               session recording lttng_ust_pthread:* (overhead experiment)
 #   spin:S      preloaded, SYNCTRACE_SPIN=S;  pinned X: X under `taskset -c 0`
@@ -110,6 +111,7 @@ run_one() {
 	preload) env=(LD_PRELOAD="$lib") ;;
 	contention) env=(LD_PRELOAD="$lib $tp") events='synctrace_*' ;;
 	full) env=(SYNCTRACE_LEVEL=full LD_PRELOAD="$lib $tp") events='synctrace_*' ;;
+	summary) env=(SYNCTRACE_LEVEL=summary LD_PRELOAD="$lib $tp") events='synctrace_*' ;;
 	wrapper) env=(LD_PRELOAD="$wrapper") events='lttng_ust_pthread:*' ;;
 	spin:*) env=(SYNCTRACE_SPIN="${mode#spin:}" LD_PRELOAD="$lib") ;;
 	*) echo "bench: unknown mode $mode" >&2; return 1 ;;

@@ -364,6 +364,10 @@ void sa_obj_waits_free(struct sa_object *o);
 struct sa_thread *sa_model_thread_tid(struct sa_model *m, const struct sa_event *e, int32_t vtid,
 				      uint32_t *idx);
 
+/* Processes recorded at the summary level (model/summary.c): their counts
+ * come from per-thread aggregates, with no order between two threads'. */
+uint32_t sa_model_summary_procs(const struct sa_model *m);
+
 /* Does synctrace_meta:start e begin a new instance of process p (the
  * current one for its trace and vpid)? Yes for an exec or a reused pid; no
  * when p is the process announcing itself again (meta.c). */

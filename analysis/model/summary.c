@@ -359,3 +359,11 @@ static void summary_event(struct sa_model *m, const struct sa_event *e)
 }
 
 const struct sa_family sa_family_summary = { .name = "summary", .event = summary_event };
+
+uint32_t sa_model_summary_procs(const struct sa_model *m)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < m->nprocs; i++)
+		n += m->procs[i].have_start && m->procs[i].level == ST_META_LEVEL_SUMMARY;
+	return n;
+}

@@ -32,7 +32,7 @@
 #define ST_SUM_SLOTS 64   /* entries per table (a power of two) */
 #define ST_SUM_PROBE 8    /* slots tried before the table is emitted */
 #define ST_SUM_NH 5       /* histograms per entry */
-#define ST_SUM_HB 12      /* distinct buckets per histogram */
+#define ST_SUM_HB 16      /* distinct buckets per histogram */
 #define ST_SUM_AGE_NS 1000000000ull
 #define ST_SUM_KV 240     /* numbers per object event (the analyzer reads 256) */
 

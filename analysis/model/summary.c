@@ -15,6 +15,7 @@
 #include "sa_cond.h"
 #include "sa_model.h"
 #include "sa_mutex.h"
+#include "sa_rwlock.h"
 #include "sa_sem.h"
 
 /* A histogram of the event: its buckets, sum, min and max (as a sa_dist
@@ -25,7 +26,7 @@ struct hist {
 	uint64_t timeouts, contended;
 };
 
-#define NHIST 8
+#define NHIST 10
 
 struct agg {
 	uint64_t c[ST_SUMMARY_COUNT_N];
@@ -226,6 +227,31 @@ static void sem_part(struct sa_model *m, struct sa_object *o, struct sa_thread *
 	merge(m, &x->wait, a, ST_SUMMARY_HIST_SEM_WAIT);
 }
 
+static void rwlock_part(struct sa_model *m, struct sa_object *o, struct agg *a)
+{
+	struct sa_rwlock *x = sa_model_typed(m, o, SA_OBJ_RWLOCK);
+	const uint64_t *c = a->c;
+	if (!x)
+		return;
+	for (int side = 0; side < 2; side++) {
+		x->requested[side] += c[ST_SUMMARY_COUNT_RW_REQUESTED_READ + side];
+		x->acquired[side] += c[ST_SUMMARY_COUNT_RW_ACQUIRED_READ + side];
+		for (int h = 0; h < ST_RWLOCK_HOW_N; h++)
+			x->how[side][h] += c[ST_SUMMARY_COUNT_RW_READ_FAST + side * ST_RWLOCK_HOW_N + h];
+		x->timeouts[side] += c[ST_SUMMARY_COUNT_RW_TIMEOUTS_READ + side];
+		x->trylock_failed[side] += c[ST_SUMMARY_COUNT_RW_TRYLOCK_FAILED_READ + side];
+	}
+	x->releases += c[ST_SUMMARY_COUNT_RW_RELEASES];
+	x->release_wakes += c[ST_SUMMARY_COUNT_RW_RELEASE_WAKES];
+	x->release_wasted += c[ST_SUMMARY_COUNT_RW_RELEASE_WASTED];
+	x->drained += c[ST_SUMMARY_COUNT_RW_DRAINED];
+	x->drained_wasted += c[ST_SUMMARY_COUNT_RW_DRAINED_WASTED];
+	x->writer_waits += c[ST_SUMMARY_COUNT_RW_WRITER_WAITS];
+	x->timeout_wait_ns += c[ST_SUMMARY_COUNT_RW_TIMEOUT_NS];
+	merge(m, &x->wait[0], a, ST_SUMMARY_HIST_RW_WAIT_READ);
+	merge(m, &x->wait[1], a, ST_SUMMARY_HIST_RW_WAIT_WRITE);
+}
+
 static void futex_spin_part(struct sa_model *m, struct sa_object *o, struct sa_thread *t,
 			    struct agg *a)
 {
@@ -347,6 +373,8 @@ static void summary_event(struct sa_model *m, const struct sa_event *e)
 		cond_part(m, o, t, &a);
 	else if (type == SA_OBJ_SEM)
 		sem_part(m, o, t, &a);
+	else if (type == SA_OBJ_RWLOCK)
+		rwlock_part(m, o, &a);
 	else if (type != SA_OBJ_UNKNOWN && !sa_model_typed(m, o, type))
 		m->malformed++;
 	o = &m->objs[oi]; /* (the calls above may grow the arrays) */

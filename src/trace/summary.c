@@ -31,7 +31,7 @@
 
 #define ST_SUM_SLOTS 64   /* entries per table (a power of two) */
 #define ST_SUM_PROBE 8    /* slots tried before the table is emitted */
-#define ST_SUM_NH 5       /* histograms per entry */
+#define ST_SUM_NH 6       /* histograms per entry */
 #define ST_SUM_HB 16      /* distinct buckets per histogram */
 #define ST_SUM_AGE_NS 1000000000ull
 #define ST_SUM_KV 240     /* numbers per object event (the analyzer reads 256) */
@@ -699,6 +699,86 @@ void st_summary_sem_trywait_failed(const void *obj, const void *caller, int nwai
 	(void)nwaiters;
 	SEM_ENTRY(obj, caller);
 	e->c[ST_SUMMARY_COUNT_SEM_TRYWAIT_FAILED]++;
+}
+
+/* ---- rwlocks (analysis/model/rwlock.c); side: 0 read, 1 write ---------- */
+
+#define RW_ENTRY(obj, caller)                                                    \
+	struct st_sum_entry *e = begin(obj, ST_SUMMARY_FAMILY_RWLOCK, 1, caller); \
+	if (!e)                                                                  \
+		return
+
+void st_summary_rwlock_requested(const void *obj, const void *caller, int write, int readers,
+				 int writer, int writers_waiting)
+{
+	(void)readers, (void)writer, (void)writers_waiting;
+	RW_ENTRY(obj, caller);
+	e->c[ST_SUMMARY_COUNT_RW_REQUESTED_READ + (write != 0)]++;
+}
+
+void st_summary_rwlock_acquired(const void *obj, const void *caller, int write, int how,
+				int readers, int spins, int sleeps, uint64_t wait_ns)
+{
+	(void)readers, (void)spins, (void)sleeps;
+	RW_ENTRY(obj, caller);
+	int side = write != 0;
+	e->c[ST_SUMMARY_COUNT_RW_ACQUIRED_READ + side]++;
+	if (how >= 0 && how < ST_RWLOCK_HOW_N)
+		e->c[ST_SUMMARY_COUNT_RW_READ_FAST + side * ST_RWLOCK_HOW_N + how]++;
+	if (how == ST_RWLOCK_HOW_SPIN || how == ST_RWLOCK_HOW_SLEEP) {
+		hist_add(e, side ? ST_SUMMARY_HIST_RW_WAIT_WRITE : ST_SUMMARY_HIST_RW_WAIT_READ,
+			 wait_ns);
+		ledger(e, side ? ST_SUMMARY_HIST_LEDGER_RWLOCK_WRITE : ST_SUMMARY_HIST_LEDGER_RWLOCK_READ,
+		       wait_ns, 0, 0);
+	}
+}
+
+void st_summary_rwlock_released(const void *obj, const void *caller, int write, int readers_left,
+				int sleepers, int woken)
+{
+	(void)write, (void)readers_left, (void)sleepers;
+	RW_ENTRY(obj, caller);
+	e->c[ST_SUMMARY_COUNT_RW_RELEASES]++;
+	if (woken >= 0) {
+		e->c[ST_SUMMARY_COUNT_RW_RELEASE_WAKES]++;
+		e->c[ST_SUMMARY_COUNT_RW_RELEASE_WASTED] += woken == 0;
+	}
+}
+
+void st_summary_rwlock_writer_waiting(const void *obj, const void *caller, int readers,
+				      int writers_waiting)
+{
+	(void)readers, (void)writers_waiting;
+	RW_ENTRY(obj, caller);
+	e->c[ST_SUMMARY_COUNT_RW_WRITER_WAITS]++;
+}
+
+void st_summary_rwlock_readers_drained(const void *obj, const void *caller, int sleepers,
+				       int woken)
+{
+	(void)sleepers;
+	RW_ENTRY(obj, caller);
+	e->c[ST_SUMMARY_COUNT_RW_DRAINED]++;
+	e->c[ST_SUMMARY_COUNT_RW_DRAINED_WASTED] += woken == 0;
+}
+
+void st_summary_rwlock_timeout(const void *obj, const void *caller, int write, int sleeps,
+			       uint64_t wait_ns)
+{
+	(void)sleeps;
+	RW_ENTRY(obj, caller);
+	e->c[ST_SUMMARY_COUNT_RW_TIMEOUTS_READ + (write != 0)]++;
+	e->c[ST_SUMMARY_COUNT_RW_TIMEOUT_NS] += wait_ns;
+	ledger(e, write ? ST_SUMMARY_HIST_LEDGER_RWLOCK_WRITE : ST_SUMMARY_HIST_LEDGER_RWLOCK_READ,
+	       wait_ns, 1, 0);
+}
+
+void st_summary_rwlock_trylock_failed(const void *obj, const void *caller, int write,
+				      int result, int readers, int writer)
+{
+	(void)result, (void)readers, (void)writer;
+	RW_ENTRY(obj, caller);
+	e->c[ST_SUMMARY_COUNT_RW_TRYLOCK_FAILED_READ + (write != 0)]++;
 }
 
 /* ---- flushes ------------------------------------------------------------- */

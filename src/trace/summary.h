@@ -65,6 +65,13 @@
 #define ST_SUM_TAKES_sem_acquired ~, 1
 #define ST_SUM_TAKES_sem_timeout ~, 1
 #define ST_SUM_TAKES_sem_trywait_failed ~, 1
+#define ST_SUM_TAKES_rwlock_requested ~, 1
+#define ST_SUM_TAKES_rwlock_acquired ~, 1
+#define ST_SUM_TAKES_rwlock_released ~, 1
+#define ST_SUM_TAKES_rwlock_writer_waiting ~, 1
+#define ST_SUM_TAKES_rwlock_readers_drained ~, 1
+#define ST_SUM_TAKES_rwlock_timeout ~, 1
+#define ST_SUM_TAKES_rwlock_trylock_failed ~, 1
 /* Emitted, not noted: the summary's own events. */
 #define ST_SUM_TAKES_summary_object ~, 2
 #define ST_SUM_TAKES_summary_flushed ~, 2
@@ -119,6 +126,20 @@ void st_summary_sem_acquired(const void *obj, const void *caller, int how, int s
 void st_summary_sem_timeout(const void *obj, const void *caller, int result, int sleeps,
 			    uint64_t wait_ns);
 void st_summary_sem_trywait_failed(const void *obj, const void *caller, int nwaiters);
+void st_summary_rwlock_requested(const void *obj, const void *caller, int write, int readers,
+				 int writer, int writers_waiting);
+void st_summary_rwlock_acquired(const void *obj, const void *caller, int write, int how,
+				int readers, int spins, int sleeps, uint64_t wait_ns);
+void st_summary_rwlock_released(const void *obj, const void *caller, int write, int readers_left,
+				int sleepers, int woken);
+void st_summary_rwlock_writer_waiting(const void *obj, const void *caller, int readers,
+				      int writers_waiting);
+void st_summary_rwlock_readers_drained(const void *obj, const void *caller, int sleepers,
+				       int woken);
+void st_summary_rwlock_timeout(const void *obj, const void *caller, int write, int sleeps,
+			       uint64_t wait_ns);
+void st_summary_rwlock_trylock_failed(const void *obj, const void *caller, int write,
+				      int result, int readers, int writer);
 
 /* An event emitted at the summary level (not taken), about `first` (its
  * first argument: the object, for the families' events); life: 1 for an

@@ -11,22 +11,11 @@ SYNCTRACE=$1 prog=$2
 need_daemon
 want_status=137 record_levels --spin none -- "$prog"
 no_transitions
-eq_json() { # LEVEL WHAT JQ WANT
-	local got
-	got=$(jq -r "$3" "$T/$1.json")
-	if [ "$got" = "$4" ]; then pass "$1: $2: $got"; else fail "$1: $2: got '$got', want '$4'"; fi
-}
-lock='.tables[] | select(.name == "contention.locks") | .rows[] | select(.procname == "'"$comm"'")'
-wake='.tables[] | select(.name == "wakes.objects") | .rows[] | select(.procname == "'"$comm"'")'
 eq_json contention "contended acquisitions" "$lock | .contended" 4
 eq_json summary "contended acquisitions (the last round lost)" "$lock | .contended" 3
 eq_json contention "futex wakes" "$wake | .futex_wakes" 8
 eq_json summary "futex wakes (the last round lost)" "$wake | .futex_wakes" 6
 eq_json summary "futex waits (the last round lost)" "$wake | .futex_waits" 3
-n=$(count_flushed AGE)
-if [ "$n" -eq 2 ]; then pass "both threads' summaries went out by age"; else
-	fail "$n summaries by age, expected 2 (main's and the worker's)"; fi
-n=$(count_flushed PROCESS_EXIT)
-if [ "$n" -eq 0 ]; then pass "no process-exit summary (killed)"; else
-	fail "$n process-exit summaries of a killed process"; fi
+expect_flushed AGE 2 "both threads' summaries went out by age"
+expect_flushed PROCESS_EXIT 0 "no process-exit summary (killed)"
 finish

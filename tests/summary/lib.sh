@@ -9,12 +9,15 @@ project() {
 
 # record_levels [RECORD OPTIONS] -- PROGRAM ARGS...: record the program at
 # the contention and the summary level ($T/contention, $T/summary), report
-# both as JSON and project them ($T/<level>.tables). comm: its procname.
+# both as JSON and project them ($T/<level>.tables). comm: its procname;
+# lock, wake: jq paths to its rows of contention.locks, wakes.objects.
 record_levels() {
 	local opts=() level
 	while [ $# -gt 0 ] && [ "$1" != "--" ]; do opts+=("$1"); shift; done
 	shift
 	comm=$(basename "$1" | cut -c1-15)
+	lock='.tables[] | select(.name == "contention.locks") | .rows[] | select(.procname == "'"$comm"'")'
+	wake='.tables[] | select(.name == "wakes.objects") | .rows[] | select(.procname == "'"$comm"'")'
 	for level in contention summary; do
 		run_st "${want_status:-0}" "record --level $level" record -q --level "$level" \
 			"${opts[@]}" -o "$T/$level" -- "$@"
@@ -51,8 +54,18 @@ no_transitions() {
 		fail "$n transition events at the summary level"; fi
 }
 
-# count_summary REASON: flushed events of the program with that reason.
-count_flushed() {
-	babeltrace2 "$T/summary" | grep "procname = \"$comm\"" |
-		grep -c "synctrace_summary:flushed: .*reason = ( \"$1\"" || true
+# expect_flushed REASON N WHAT: the program's summary trace has N flushed
+# events with that reason.
+expect_flushed() {
+	local n
+	n=$(babeltrace2 "$T/summary" | grep "procname = \"$comm\"" |
+		grep -c "synctrace_summary:flushed: .*reason = ( \"$1\"" || true)
+	if [ "$n" -eq "$2" ]; then pass "$3 ($n $1)"; else fail "$3: $n $1 flushes, expected $2"; fi
+}
+
+# eq_json LEVEL WHAT JQ WANT: a number of that level's JSON report.
+eq_json() {
+	local got
+	got=$(jq -r "$3" "$T/$1.json")
+	if [ "$got" = "$4" ]; then pass "$1: $2: $got"; else fail "$1: $2: got '$got', want '$4'"; fi
 }

@@ -200,7 +200,7 @@ measure() {
 			for m in "${modes[@]}"; do
 				m=${m//_/ }
 				local keep=""
-				[ -n "${COUNT_EVENTS:-}" ] && [ $r -eq 0 ] && [[ $m == contention || $m == full || $m == wrapper ]] && keep=$tmp/evtrace
+				[ -n "${COUNT_EVENTS:-}" ] && [ $r -eq 0 ] && [[ $m == contention || $m == full || $m == summary || $m == wrapper ]] && keep=$tmp/evtrace
 				# shellcheck disable=SC2086
 				if KEEP_TRACE=$keep run_one "$m" $cmd; then
 					printf '%s\t%s\t%d\t%s\t%s\t%s\n' "$label" "$m" "$r" "$RUN_WALL" "${RUN_DISCARDED:-0}" "$RUN_OUT" >>"$raw"

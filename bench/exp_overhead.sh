@@ -1,8 +1,8 @@
 # shellcheck shell=bash disable=SC2154
 # Sourced by run.sh (its out, tmp, reps, scale and helpers are in scope).
 # (e) Tracing overhead: each workload with synctrace preloaded (no session),
-# traced at contention and full level (batched records, the default), at
-# the contention level with one LTTng event per transition (single:
+# traced at contention, full and summary level (batched records, the
+# default), at the contention level with one LTTng event per transition (single:
 # SYNCTRACE_BATCH=0) and with SYNCTRACE_THRESHOLD (threshold, 1 ms or
 # ST_BENCH_THRESHOLD), and glibc under lttng-ust's own pthread wrapper
 # (mutex lock/unlock events only); events and trace bytes written per
@@ -30,7 +30,7 @@ exp_overhead() {
 	# traced runs pay lttng-ust's start-up (about a second each): fewer repeats
 	local reps_all=$reps
 	reps=${ST_OVERHEAD_REPEATS:-$(( reps < 3 ? reps : 3 ))}
-	COUNT_EVENTS=1 COUNT_SECONDS=$d measure overhead "glibc preload contention single threshold full wrapper" "${w[@]}"
+	COUNT_EVENTS=1 COUNT_SECONDS=$d measure overhead "glibc preload contention single threshold full summary wrapper" "${w[@]}"
 	# one figure: the workload's own throughput key (two-queue: messages/s)
 	printf '%s\n' "${spec[@]}" | awk -F'|' '{print $1 "\t" $2}' >"$tmp/keys"
 	awk -F'\t' -v OFS='\t' 'FNR == NR {k[$1] = $2; next}
@@ -123,8 +123,8 @@ overhead_instructions() {
 }
 
 # The slowdown of tracing itself: synctrace untraced over synctrace traced
-# (contention, full), paired by repeat, median [min-max]; issue 3's bar is
-# 1.3 at the contention level. Beside it, the traced run against glibc
+# (contention, full, summary), paired by repeat, median [min-max]; issue 3's
+# bar is 1.3 at the contention level, issue 21's 1.05 at the summary level. Beside it, the traced run against glibc
 # untraced (what the program ran at before synctrace).
 overhead_slowdown() {
 	say ""
@@ -134,7 +134,7 @@ overhead_slowdown() {
 		if (!($1 in seen)) {seen[$1] = ++nw; w[nw] = $1}; if ($3 + 1 > nr) nr = $3 + 1}
 		function stat(a, k,   i, j, t) {for (i = 2; i <= k; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) {t = a[j]; a[j] = a[j - 1]; a[j - 1] = t}
 			return sprintf("%.2fx [%.2f-%.2f]", a[int((k + 1) / 2)], a[1], a[k])}
-		END {for (i = 1; i <= nw; i++) for (m = 1; m <= 2; m++) {mode = m == 1 ? "contention" : "full"; k = 0; g = 0
+		END {for (i = 1; i <= nw; i++) for (m = 1; m <= 3; m++) {mode = m == 1 ? "contention" : m == 2 ? "full" : "summary"; k = 0; g = 0
 			for (r = 0; r < nr; r++) {
 				if (v[w[i], mode, r] > 0 && v[w[i], "preload", r] > 0) x[++k] = v[w[i], "preload", r] / v[w[i], mode, r]
 				if (v[w[i], mode, r] > 0 && v[w[i], "glibc", r] > 0) y[++g] = v[w[i], mode, r] / v[w[i], "glibc", r]}

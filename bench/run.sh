@@ -23,6 +23,7 @@
 #   preload     LD_PRELOAD=libsynctrace.so, no session
 #   contention  preloaded with the probes, a session recording synctrace_*
 #   full        the same with SYNCTRACE_LEVEL=full
+#   summary     the same with SYNCTRACE_LEVEL=summary (per-thread aggregates)
 #   wrapper     glibc with lttng-ust's liblttng-ust-pthread-wrapper.so and a
 #               session recording lttng_ust_pthread:* (overhead experiment)
 #   spin:S      preloaded, SYNCTRACE_SPIN=S;  pinned X: X under `taskset -c 0`
@@ -147,6 +148,7 @@ run_one() {
 	full) env=(SYNCTRACE_LEVEL=full LD_PRELOAD="$lib $tp") events='synctrace_*' ;;
 	single) env=(SYNCTRACE_BATCH=0 LD_PRELOAD="$lib $tp") events='synctrace_*' ;;
 	threshold) env=(SYNCTRACE_THRESHOLD="${ST_BENCH_THRESHOLD:-1ms}" LD_PRELOAD="$lib $tp") events='synctrace_*' ;;
+	summary) env=(SYNCTRACE_LEVEL=summary LD_PRELOAD="$lib $tp") events='synctrace_*' ;;
 	wrapper) env=(LD_PRELOAD="$wrapper") events='lttng_ust_pthread:*' ;;
 	spin:*) env=(SYNCTRACE_SPIN="${mode#spin:}" LD_PRELOAD="$lib") ;;
 	crowd-off) env=(SYNCTRACE_SPIN_CROWD=off LD_PRELOAD="$lib") ;;
@@ -241,7 +243,7 @@ measure() {
 			for m in "${modes[@]}"; do
 				m=${m//_/ }
 				local keep=""
-				[ -n "${COUNT_EVENTS:-}" ] && [ $r -eq 0 ] && [[ $m == contention || $m == full || $m == wrapper || $m == single || $m == threshold ]] && keep=$tmp/evtrace
+				[ -n "${COUNT_EVENTS:-}" ] && [ $r -eq 0 ] && [[ $m == contention || $m == full || $m == wrapper || $m == single || $m == threshold || $m == summary ]] && keep=$tmp/evtrace
 				[ "$ld" = quiet ] || load_start "$ld"
 				# shellcheck disable=SC2086
 				if KEEP_TRACE=$keep run_one "$m" $cmd; then

@@ -565,7 +565,7 @@ int sa_model_feed(struct sa_model *m, const struct sa_event *e)
 	sa_waitfor_feed(m, e, pi, ti);
 	t = &m->threads[ti];
 	if (t->woken_valid && id != SA_EV_futex_wait && id != SA_EV_futex_wake &&
-	    id != SA_EV_futex_requeue && id != SA_EV_spin_loop) {
+	    id != SA_EV_futex_requeue && id != SA_EV_spin_loop && id != SA_EV_summary_object) {
 		uint64_t addr;
 		if (sa_ev_obj(e, &addr) && m->objs[t->woken_obj].addr == addr)
 			t->woken_valid = 0;

@@ -345,6 +345,10 @@ uint32_t sa_model_objects_seen(const struct sa_model *m);
 #define SA_WAITED_AT_ONCE 2
 void sa_model_waited(struct sa_model *m, uint32_t ti, uint32_t oi, enum sa_wait_kind k,
 		     uint64_t ns, unsigned flags);
+/* The summary level's form (model/summary.c): d's values as so many waits,
+ * `timeouts` of them timed out, `contended` spun or slept. */
+void sa_model_waited_many(struct sa_model *m, uint32_t ti, uint32_t oi, enum sa_wait_kind k,
+			  const struct sa_dist *d, uint64_t timeouts, uint64_t contended);
 /* Thread ti began waiting on oi at ts (its waker's latency counts from here). */
 void sa_model_wait_begins(struct sa_model *m, uint32_t ti, uint32_t oi, int64_t ts);
 /* Blame (mutexes, rwlocks): a wait begins (the holder then, when the event
@@ -377,6 +381,10 @@ void sa_obj_waits_free(struct sa_object *o);
  * waiter saw in a lock word). NULL on out of memory. */
 struct sa_thread *sa_model_thread_tid(struct sa_model *m, const struct sa_event *e, int32_t vtid,
 				      uint32_t *idx);
+
+/* Processes recorded at the summary level (model/summary.c): their counts
+ * come from per-thread aggregates, with no order between two threads'. */
+uint32_t sa_model_summary_procs(const struct sa_model *m);
 
 /* Does synctrace_meta:start e begin a new instance of process p (the
  * current one for its trace and vpid)? Yes for an exec or a reused pid; no

@@ -165,12 +165,43 @@ static void stat_add(struct sa_wait_stat *s, uint64_t ns, unsigned flags)
 	sa_dist_add(&s->dist, ns);
 }
 
+/* n waits of thread ti on oi (kind k): ns in all, the longest max_ns,
+ * `timeouts` timed out, `contended` spun or slept; the thread's totals
+ * and the (thread, object, kind) pair. */
+static void waited_account(struct sa_model *m, struct sa_obj_waits *w, uint32_t ti, uint32_t oi,
+			   enum sa_wait_kind k, uint64_t n, uint64_t ns, uint64_t max_ns,
+			   uint64_t timeouts, uint64_t contended)
+{
+	struct sa_thread *t = &m->threads[ti];
+	t->waits += n;
+	t->wait_ns += ns;
+	t->timeouts += timeouts;
+	t->w.waits += n;
+	t->w.wait_ns += ns;
+	t->w.timeouts += timeouts;
+	t->w.kind_ns[k] += ns;
+	if (t->waiting && t->wait_obj == oi)
+		t->waiting = 0;
+	struct sa_pair *p = pair_of(m, w, ti, oi, k);
+	if (!p)
+		return;
+	p->waits += n;
+	p->contended += contended;
+	p->wait_ns += ns;
+	if (max_ns > p->max_ns)
+		p->max_ns = max_ns;
+	p->timeouts += timeouts;
+	if (p->wait_ns > t->top_wait_ns || t->w.waits == n) {
+		t->top_wait_ns = p->wait_ns;
+		t->top_obj = oi;
+	}
+}
+
 void sa_model_waited(struct sa_model *m, uint32_t ti, uint32_t oi, enum sa_wait_kind k,
 		     uint64_t ns, unsigned flags)
 {
 	int timed_out = flags & SA_WAITED_TIMEOUT;
 	struct sa_object *o = &m->objs[oi];
-	struct sa_thread *t = &m->threads[ti];
 	enum sa_wait_kind first;
 	unsigned nk = kinds_of(o->type, &first);
 	struct sa_obj_waits *w = waits_of(m, o);
@@ -184,28 +215,7 @@ void sa_model_waited(struct sa_model *m, uint32_t ti, uint32_t oi, enum sa_wait_
 	m->ev_wait.kind = k;
 	m->ev_wait.ns = ns;
 	m->ev_wait.flags = flags;
-	t->waits++;
-	t->wait_ns += ns;
-	t->timeouts += timed_out != 0;
-	t->w.waits++;
-	t->w.wait_ns += ns;
-	t->w.timeouts += timed_out != 0;
-	t->w.kind_ns[k] += ns;
-	if (t->waiting && t->wait_obj == oi)
-		t->waiting = 0;
-	struct sa_pair *p = pair_of(m, w, ti, oi, k);
-	if (!p)
-		return;
-	p->waits++;
-	p->contended += !(flags & SA_WAITED_AT_ONCE);
-	p->wait_ns += ns;
-	if (ns > p->max_ns)
-		p->max_ns = ns;
-	p->timeouts += timed_out != 0;
-	if (p->wait_ns > t->top_wait_ns || t->w.waits == 1) {
-		t->top_wait_ns = p->wait_ns;
-		t->top_obj = oi;
-	}
+	waited_account(m, w, ti, oi, k, 1, ns, ns, timed_out != 0, !(flags & SA_WAITED_AT_ONCE));
 }
 
 void sa_model_wait_begins(struct sa_model *m, uint32_t ti, uint32_t oi, int64_t ts)
@@ -586,4 +596,30 @@ void sa_waits_fold(struct sa_model *m, uint32_t ci, uint32_t oi)
 	}
 	if (cw != ow)
 		sa_obj_waits_free(&m->objs[oi]);
+}
+
+/* A thread's summary of its waits of kind k on oi (the summary level:
+ * model/summary.c): d's values as so many sa_model_waited calls, of which
+ * `timeouts` timed out and `contended` spun or slept. */
+void sa_model_waited_many(struct sa_model *m, uint32_t ti, uint32_t oi, enum sa_wait_kind k,
+			  const struct sa_dist *d, uint64_t timeouts, uint64_t contended)
+{
+	struct sa_object *o = &m->objs[oi];
+	enum sa_wait_kind first;
+	unsigned nk = kinds_of(o->type, &first);
+	struct sa_obj_waits *w = waits_of(m, o);
+	if (!w || !d->n)
+		return;
+	if (nk && k >= first && k < first + nk) {
+		struct sa_wait_stat *s = &w->ledger[k - first];
+		s->waits += d->n;
+		s->contended += contended;
+		s->wait_ns += d->sum;
+		if (d->max > s->max_ns)
+			s->max_ns = d->max;
+		s->timeouts += timeouts;
+		if (sa_dist_merge(&s->dist, d))
+			m->oom = 1;
+	}
+	waited_account(m, w, ti, oi, k, d->n, d->sum, d->max, timeouts, contended);
 }

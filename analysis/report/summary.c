@@ -154,6 +154,15 @@ void sa_summary_build(const struct sa_model *m, const struct sa_report_opts *o,
 				      p->vpid);
 	}
 
+	uint32_t nsum = sa_model_summary_procs(m);
+	if (t && nsum)
+		sa_table_note(t, "%u of %u processes at the summary level: every count as at the "
+			      "contention level, from per-thread aggregates; not in their trace: who "
+			      "held or signalled (waits.blame), mutex hand-offs, the timeline, exact "
+			      "percentiles (the fixed buckets: within 12.5 %%), and what a thread "
+			      "aggregated in the last second before the process was killed "
+			      "(doc/performance.md)", nsum, m->nprocs);
+
 	t = sa_report_table(r, "summary.threads", "Threads", thread_cols, TH_N);
 	if (t)
 		t->flags = SA_TAB_WIDE;

@@ -449,6 +449,9 @@ static void blame_table(const struct sa_model *m, const struct sa_report_opts *o
 		      "its release (or its acquire); caused wait = the waiting that overlapped its "
 		      "holds, summed over waiters; per hold needs the full level. signalled/posted: "
 		      "who released waiters, woke after = mean time from a waiter's wait to its wake");
+	if (sa_model_summary_procs(m))
+		sa_table_note(t, "not for processes recorded at the summary level: blame needs the "
+			      "order of the holder's and the waiters' events");
 }
 
 struct top_pair {

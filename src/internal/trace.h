@@ -77,16 +77,17 @@ static inline void st_trace_leave(void)
 
 /* The summary level (trace flags ST_TRACE_SUMMARY): an event its
  * aggregator takes goes there instead of the probe (src/trace/summary.h);
- * another is emitted, and noted (st_summary_saw) unless it is one of the
- * summary's own (mode 2) or watched by its own function (mode 3). */
+ * another is emitted, and noted (st_summary_saw: an init or destroy ends
+ * an object's life) unless it is one of the summary's own (mode 2). */
 #define ST_SUM_FIRST_(t, n, ...) n
 #define ST_SUM_DO_1(fam, name, args) st_summary_##fam##_##name(ST_NAMES args)
 #define ST_SUM_DO_2(fam, name, args) st_load_acquire(&st_probes_in)->fam##_##name(ST_NAMES args)
+#define ST_SUM_LIFE_init ~, 1
+#define ST_SUM_LIFE_destroy ~, 1
 #define ST_SUM_DO_0(fam, name, args)                                                \
-	(st_summary_saw((const void *)(uintptr_t)(ST_SUM_FIRST_ args)),             \
+	(st_summary_saw((const void *)(uintptr_t)(ST_SUM_FIRST_ args),              \
+			ST_SUM_PROBE_(ST_SUM_LIFE_##name)),                          \
 	 st_load_acquire(&st_probes_in)->fam##_##name(ST_NAMES args))
-#define ST_SUM_DO_3(fam, name, args) \
-	(st_summary_##fam##_##name(ST_NAMES args), ST_SUM_DO_2(fam, name, args))
 #define ST_SUM_DO(fam, name, args) ST_CAT(ST_SUM_DO_, ST_SUMMARY_TAKES(fam, name))(fam, name, args)
 
 /* The probe may re-enter the primitives (lttng-ust locks our mutexes

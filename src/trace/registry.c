@@ -40,8 +40,7 @@ ST_EXPORT void synctrace_unregister_probes(void)
 		return;
 	st_set_caller(0);
 	int n = st_objects_flush();
-	if (st_level == ST_META_LEVEL_SUMMARY)
-		st_summary_flush_all();
+	st_summary_flush_all(); /* summary level, or a threshold's short waits */
 	st_meta_ev_stop(n);
 	st_store_release(&st_trace_flags, 0);
 }

@@ -31,14 +31,15 @@
 
 #define ST_SUM_SLOTS 64   /* entries per table (a power of two) */
 #define ST_SUM_PROBE 8    /* slots tried before the table is emitted */
-#define ST_SUM_NH 5       /* histograms per entry */
-#define ST_SUM_HB 12      /* distinct buckets per histogram */
+#define ST_SUM_NH 6       /* histograms per entry */
+#define ST_SUM_HB 16      /* distinct buckets per histogram */
 #define ST_SUM_AGE_NS 1000000000ull
 #define ST_SUM_KV 240     /* numbers per object event (the analyzer reads 256) */
 
 #define E_AGAIN 11
 #define E_INTR 4
 #define E_TIMEDOUT 110
+#define E_OVERFLOW 75
 
 struct st_sum_hist {
 	uint16_t id;       /* enum st_summary_hist; 0: unused */
@@ -53,6 +54,8 @@ struct st_sum_entry {
 	const void *obj;   /* NULL: free slot */
 	int family;        /* enum st_summary_family */
 	int dirty;         /* something to emit */
+	const void *caller; /* of its first aggregated event that had one */
+	uint64_t caller_ns; /* when (CLOCK_MONOTONIC) */
 	uint64_t c[ST_SUMMARY_COUNT_N];
 	struct st_sum_hist h[ST_SUM_NH];
 };
@@ -162,6 +165,10 @@ static int entry_emit(struct st_sum_entry *e)
 		const struct st_sum_hist *h = &e->h[j];
 		if (!h->id)
 			continue;
+		/* A histogram's pairs stay in one event (a reader takes each
+		 * event whole). */
+		if (k.n + 2 * (h->n + 5u) > ST_SUM_KV)
+			kv_emit(&k);
 		for (unsigned b = 0; b < h->n; b++)
 			kv_put(&k, ST_SUMMARY_TAG_BUCKET, h->id, h->idx[b], h->cnt[b]);
 		kv_put(&k, ST_SUMMARY_TAG_SUM, h->id, 0, h->sum);
@@ -171,6 +178,10 @@ static int entry_emit(struct st_sum_entry *e)
 			kv_put(&k, ST_SUMMARY_TAG_LEDGER, h->id, 1, h->timeouts);
 		if (h->contended)
 			kv_put(&k, ST_SUMMARY_TAG_LEDGER, h->id, 2, h->contended);
+	}
+	if (e->caller) {
+		kv_put(&k, ST_SUMMARY_TAG_CALLER, 0, 0, (uint64_t)(uintptr_t)e->caller);
+		kv_put(&k, ST_SUMMARY_TAG_CALLER, 0, 1, e->caller_ns);
 	}
 	kv_emit(&k);
 	entry_clear(e);
@@ -192,7 +203,8 @@ static void table_emit(struct st_sum_table *t, int reason, int inside)
 	for (unsigned i = 0; i < ST_SUM_SLOTS; i++)
 		if (t->e[i].obj)
 			n += entry_emit(&t->e[i]);
-	st_summary_ev_flushed(reason, n, t->since_ns);
+	if (n)
+		st_summary_ev_flushed(reason, n, t->since_ns);
 	t->since_ns = 0;
 	st_tls.caller = caller;
 	st_tls.guard = guard;
@@ -206,6 +218,36 @@ static struct st_sum_table *mine(void)
 	if (st_unlikely(!t))
 		t = st_sum_mine = table_claim();
 	return t;
+}
+
+/* obj's entry in t, NULL if it has none. */
+static struct st_sum_entry *entry_find(struct st_sum_table *t, const void *obj)
+{
+	uintptr_t h = ((uintptr_t)obj >> 3) * 0x9E3779B97F4A7C15ull;
+	unsigned k0 = (unsigned)(h >> 58) & (ST_SUM_SLOTS - 1);
+	for (unsigned i = 0; i < ST_SUM_PROBE; i++) {
+		struct st_sum_entry *e = &t->e[(k0 + i) & (ST_SUM_SLOTS - 1)];
+		if (e->obj == obj)
+			return e;
+		if (!e->obj)
+			break;
+	}
+	return 0;
+}
+
+/* Emit entry e from inside the trace guard (an aggregator, or an event
+ * being emitted); reason: a flushed event follows, else 0. */
+static void emit_inside(struct st_sum_entry *e, int reason)
+{
+	int guard = st_tls.guard;
+	const void *caller = st_tls.caller;
+	st_tls.guard = 0;
+	st_set_caller(0);
+	int n = entry_emit(e);
+	if (reason)
+		st_summary_ev_flushed(reason, n, st_sum_mine->since_ns);
+	st_tls.caller = caller;
+	st_tls.guard = guard;
 }
 
 /* obj's entry in t, made if new; the table is emitted when crowded. */
@@ -233,7 +275,8 @@ static struct st_sum_entry *entry_of(struct st_sum_table *t, const void *obj)
 }
 
 /* The entry an aggregate of obj goes to, its age checked; NULL: no table. */
-static struct st_sum_entry *begin(const void *obj, int family, int past_woken)
+static struct st_sum_entry *begin(const void *obj, int family, int past_woken,
+				   const void *caller)
 {
 	struct st_sum_table *t = mine();
 	if (st_unlikely(!t))
@@ -250,6 +293,12 @@ static struct st_sum_entry *begin(const void *obj, int family, int past_woken)
 		return 0;
 	if (family)
 		e->family = family;
+	if (!e->caller && caller) {
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		e->caller = caller;
+		e->caller_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	}
 	e->dirty = 1;
 	if (!t->since_ns)
 		t->since_ns = now;
@@ -292,27 +341,20 @@ static struct st_sum_hist *hist_add(struct st_sum_entry *e, unsigned id, uint64_
 				return h;
 			}
 		}
-		struct st_sum_table *t = st_sum_mine;
-		int guard = st_tls.guard;
-		const void *caller = st_tls.caller;
-		st_tls.guard = 0;
-		st_set_caller(0);
-		int n = entry_emit(e);
-		st_summary_ev_flushed(ST_SUMMARY_REASON_FULL, n, t->since_ns);
-		st_tls.caller = caller;
-		st_tls.guard = guard;
+		emit_inside(e, ST_SUMMARY_REASON_FULL);
 		e->dirty = 1;
 	}
 	return 0;
 }
 
-/* A wait in the ledger (the analyzer's sa_model_waited). */
-static void ledger(struct st_sum_entry *e, unsigned id, uint64_t ns, int timed_out)
+/* A wait in the ledger (the analyzer's sa_model_waited); at_once: it
+ * neither spun nor slept. */
+static void ledger(struct st_sum_entry *e, unsigned id, uint64_t ns, int timed_out, int at_once)
 {
 	struct st_sum_hist *h = hist_add(e, id, ns);
 	if (h) {
 		h->timeouts += timed_out != 0;
-		h->contended++;
+		h->contended += !at_once;
 	}
 }
 
@@ -325,7 +367,7 @@ static void put_max(uint64_t *slot, uint64_t v)
 void st_summary_mutex_requested(const void *obj, const void *caller, int owner, int waiters)
 {
 	(void)caller, (void)owner, (void)waiters;
-	struct st_sum_entry *e = begin(obj, ST_SUMMARY_FAMILY_MUTEX, 1);
+	struct st_sum_entry *e = begin(obj, ST_SUMMARY_FAMILY_MUTEX, 1, caller);
 	if (e)
 		e->c[ST_SUMMARY_COUNT_MUTEX_REQUESTED]++;
 }
@@ -335,7 +377,7 @@ void st_summary_mutex_acquired(const void *obj, const void *caller, int how, int
 			       uint32_t contended)
 {
 	(void)caller, (void)spins, (void)sleeps;
-	struct st_sum_entry *e = begin(obj, ST_SUMMARY_FAMILY_MUTEX, 1);
+	struct st_sum_entry *e = begin(obj, ST_SUMMARY_FAMILY_MUTEX, 1, caller);
 	if (!e)
 		return;
 	e->c[ST_SUMMARY_COUNT_MUTEX_ACQUIRED]++;
@@ -350,7 +392,7 @@ void st_summary_mutex_acquired(const void *obj, const void *caller, int how, int
 		if (st_sum_mine->in_relock)
 			st_sum_mine->in_relock = 0; /* the condvar's re-acquisition */
 		else
-			ledger(e, ST_SUMMARY_HIST_LEDGER_MUTEX, wait_ns, 0);
+			ledger(e, ST_SUMMARY_HIST_LEDGER_MUTEX, wait_ns, 0, 0);
 	}
 }
 
@@ -358,7 +400,7 @@ void st_summary_mutex_released(const void *obj, const void *caller, int waiters,
 			       uint64_t acquisitions, uint64_t acq_ts, int acq_how)
 {
 	(void)caller, (void)waiters, (void)acq_ts, (void)acq_how;
-	struct st_sum_entry *e = begin(obj, ST_SUMMARY_FAMILY_MUTEX, 1);
+	struct st_sum_entry *e = begin(obj, ST_SUMMARY_FAMILY_MUTEX, 1, caller);
 	if (!e)
 		return;
 	e->c[ST_SUMMARY_COUNT_MUTEX_RELEASES]++;
@@ -373,7 +415,7 @@ void st_summary_mutex_trylock_failed(const void *obj, const void *caller, int re
 				     int owner)
 {
 	(void)caller, (void)result, (void)owner;
-	struct st_sum_entry *e = begin(obj, ST_SUMMARY_FAMILY_MUTEX, 1);
+	struct st_sum_entry *e = begin(obj, ST_SUMMARY_FAMILY_MUTEX, 1, caller);
 	if (e)
 		e->c[ST_SUMMARY_COUNT_MUTEX_TRYLOCK_FAILED]++;
 }
@@ -381,12 +423,12 @@ void st_summary_mutex_trylock_failed(const void *obj, const void *caller, int re
 void st_summary_mutex_timeout(const void *obj, const void *caller, int sleeps, uint64_t wait_ns)
 {
 	(void)caller, (void)sleeps;
-	struct st_sum_entry *e = begin(obj, ST_SUMMARY_FAMILY_MUTEX, 1);
+	struct st_sum_entry *e = begin(obj, ST_SUMMARY_FAMILY_MUTEX, 1, caller);
 	if (!e)
 		return;
 	e->c[ST_SUMMARY_COUNT_MUTEX_TIMEOUTS]++;
 	e->c[ST_SUMMARY_COUNT_MUTEX_TIMEOUT_NS] += wait_ns;
-	ledger(e, ST_SUMMARY_HIST_LEDGER_MUTEX, wait_ns, 1);
+	ledger(e, ST_SUMMARY_HIST_LEDGER_MUTEX, wait_ns, 1, 0);
 }
 
 /* The wake-then-block machine of analysis/model/futex.c, per thread. */
@@ -394,7 +436,7 @@ void st_summary_futex_wait(const void *obj, const void *uaddr, int expected, int
 			   uint64_t slept_ns)
 {
 	(void)uaddr, (void)expected;
-	struct st_sum_entry *e = begin(obj, 0, 0);
+	struct st_sum_entry *e = begin(obj, 0, 0, 0);
 	if (!e)
 		return;
 	struct st_sum_table *t = st_sum_mine;
@@ -426,7 +468,7 @@ void st_summary_futex_wait(const void *obj, const void *uaddr, int expected, int
 void st_summary_futex_wake(const void *obj, const void *uaddr, int requested, int woken)
 {
 	(void)uaddr;
-	struct st_sum_entry *e = begin(obj, 0, 0);
+	struct st_sum_entry *e = begin(obj, 0, 0, 0);
 	if (!e)
 		return;
 	e->c[ST_SUMMARY_COUNT_FX_WAKES]++;
@@ -442,7 +484,7 @@ void st_summary_futex_requeue(const void *obj, const void *uaddr, const void *ua
 			      int nwake, int nmove, int result)
 {
 	(void)uaddr, (void)uaddr2, (void)nwake, (void)nmove;
-	struct st_sum_entry *e = begin(obj, 0, 0);
+	struct st_sum_entry *e = begin(obj, 0, 0, 0);
 	if (!e)
 		return;
 	e->c[ST_SUMMARY_COUNT_FX_REQUEUES]++;
@@ -453,7 +495,7 @@ void st_summary_futex_requeue(const void *obj, const void *uaddr, const void *ua
 void st_summary_spin_loop(const void *obj, int iterations, int outcome, int mode,
 			  uint64_t spin_ns)
 {
-	struct st_sum_entry *e = begin(obj, 0, 0);
+	struct st_sum_entry *e = begin(obj, 0, 0, 0);
 	if (!e)
 		return;
 	e->c[ST_SUMMARY_COUNT_SP_LOOPS]++;
@@ -469,33 +511,277 @@ void st_summary_spin_loop(const void *obj, int iterations, int outcome, int mode
 	hist_add(e, ST_SUMMARY_HIST_SPIN_ITER, iterations > 0 ? (uint64_t)iterations : 0);
 }
 
-void st_summary_saw(const void *first)
+void st_summary_saw(const void *first, int life)
 {
 	struct st_sum_table *t = st_sum_mine;
-	if (t && t->woken_obj == first)
+	if (!t)
+		return;
+	if (t->woken_obj == first)
 		t->woken_obj = 0;
+	if (life) {
+		struct st_sum_entry *e = entry_find(t, first);
+		if (e && e->dirty)
+			emit_inside(e, 0);
+	}
+}
+
+/* ---- condvars (analysis/model/cond.c) ---------------------------------- */
+
+#define COND_ENTRY(cond, caller)                                               \
+	struct st_sum_entry *e = begin(cond, ST_SUMMARY_FAMILY_COND, 1, caller); \
+	if (!e)                                                                \
+		return
+
+void st_summary_cond_enqueued(const void *cond, const void *caller, const void *mutex,
+			      const void *node, int clock, int timed, int64_t abs_sec,
+			      int64_t abs_nsec, int queued, uint64_t mutex_acq)
+{
+	/* mutex_acq (futile wakes) is not aggregated: the wake ledger's, at
+	 * the contention and full levels. */
+	(void)mutex, (void)node, (void)clock, (void)abs_sec, (void)abs_nsec, (void)queued;
+	(void)mutex_acq;
+	COND_ENTRY(cond, caller);
+	e->c[ST_SUMMARY_COUNT_COND_WAITS]++;
+	e->c[ST_SUMMARY_COUNT_COND_TIMED_WAITS] += timed != 0;
+}
+
+/* Counted through signal's moved; what it adds (the waker's latency)
+ * needs the waiter's events: not in a summary. */
+void st_summary_cond_signaled(const void *cond, const void *caller, const void *node, int order)
+{
+	(void)node, (void)order;
+	COND_ENTRY(cond, caller);
+}
+
+void st_summary_cond_leaving(const void *cond, const void *node, int reason)
+{
+	(void)node;
+	COND_ENTRY(cond, 0);
+	e->c[ST_SUMMARY_COUNT_COND_LEAVING]++;
+	e->c[ST_SUMMARY_COUNT_COND_LEAVING_TIMEOUT] += reason == ST_COND_WOKE_TIMEDOUT;
+	e->c[ST_SUMMARY_COUNT_COND_LEAVING_CANCEL] += reason == ST_COND_WOKE_CANCELLED;
+}
+
+void st_summary_cond_met_leaving(const void *cond, const void *caller, const void *node,
+				 int refs)
+{
+	(void)node, (void)refs;
+	COND_ENTRY(cond, caller);
+	e->c[ST_SUMMARY_COUNT_COND_MET_LEAVING]++;
+}
+
+void st_summary_cond_ref_wait_begin(const void *cond, const void *caller, int refs)
+{
+	(void)refs;
+	COND_ENTRY(cond, caller);
+}
+
+void st_summary_cond_ref_wait_end(const void *cond, const void *caller, int refs,
+				  uint64_t waited_ns)
+{
+	(void)refs;
+	COND_ENTRY(cond, caller);
+	e->c[ST_SUMMARY_COUNT_COND_REF_WAITS]++;
+	e->c[ST_SUMMARY_COUNT_COND_REF_WAIT_NS] += waited_ns;
+}
+
+void st_summary_cond_handoff(const void *cond, const void *from, const void *to, int how,
+			     int result)
+{
+	(void)from, (void)to, (void)result;
+	COND_ENTRY(cond, 0);
+	e->c[how == ST_COND_RELEASE_REQUEUED ? ST_SUMMARY_COUNT_COND_HANDOFF_REQUEUE
+					     : ST_SUMMARY_COUNT_COND_HANDOFF_WAKE]++;
 }
 
 void st_summary_cond_woke(const void *cond, const void *node, int how, int spurious,
 			  uint64_t wait_ns)
 {
-	(void)node, (void)how, (void)spurious, (void)wait_ns;
-	struct st_sum_table *t = mine();
-	if (t) {
-		st_summary_saw(cond);
-		t->in_relock = 1;
-	}
+	(void)node;
+	COND_ENTRY(cond, 0);
+	if (how >= 0 && how < ST_COND_WOKE_N)
+		e->c[ST_SUMMARY_COUNT_COND_WOKE_SIGNALED + how]++;
+	e->c[ST_SUMMARY_COUNT_COND_SPURIOUS] += spurious > 0 ? (uint64_t)spurious : 0;
+	hist_add(e, ST_SUMMARY_HIST_COND_WAIT, wait_ns);
+	ledger(e, ST_SUMMARY_HIST_LEDGER_COND, wait_ns, how != ST_COND_WOKE_SIGNALED, 0);
+	st_sum_mine->in_relock = 1;
 }
 
+/* The re-acquisition: its own wait kind, on the mutex. */
 void st_summary_cond_relocked(const void *cond, const void *mutex, const void *node,
 			      int contended, int result, uint64_t relock_ns, uint64_t mutex_acq)
 {
-	(void)mutex, (void)node, (void)contended, (void)result, (void)relock_ns, (void)mutex_acq;
-	struct st_sum_table *t = mine();
-	if (t) {
-		st_summary_saw(cond);
-		t->in_relock = 0;
+	(void)node, (void)mutex_acq; /* futile wakes: the report's (wake ledger), not aggregated */
+	COND_ENTRY(cond, 0);
+	e->c[ST_SUMMARY_COUNT_COND_RELOCKED]++;
+	e->c[ST_SUMMARY_COUNT_COND_RELOCK_CONTENDED] += contended != 0;
+	e->c[ST_SUMMARY_COUNT_COND_RELOCK_NS] += relock_ns;
+	st_sum_mine->in_relock = 0;
+	if (result || !mutex)
+		return;
+	struct st_sum_entry *me = begin(mutex, ST_SUMMARY_FAMILY_MUTEX, 1, 0);
+	if (me)
+		ledger(me, ST_SUMMARY_HIST_LEDGER_COND_RELOCK, relock_ns, 0, !contended);
+}
+
+void st_summary_cond_signal(const void *cond, const void *caller, int broadcast, int moved,
+			    int leaving, const void *first, int first_how)
+{
+	(void)leaving, (void)first, (void)first_how;
+	COND_ENTRY(cond, caller);
+	uint64_t n = moved > 0 ? (uint64_t)moved : 0;
+	if (broadcast) {
+		e->c[ST_SUMMARY_COUNT_COND_BROADCASTS]++;
+		hist_add(e, ST_SUMMARY_HIST_COND_HERD, n);
+	} else {
+		e->c[ST_SUMMARY_COUNT_COND_SIGNALS]++;
 	}
+	e->c[ST_SUMMARY_COUNT_COND_MOVED] += n;
+}
+
+/* ---- semaphores (analysis/model/sem.c) ---------------------------------- */
+
+#define SEM_ENTRY(obj, caller)                                                 \
+	struct st_sum_entry *e = begin(obj, ST_SUMMARY_FAMILY_SEM, 1, caller); \
+	if (!e)                                                                \
+		return
+
+void st_summary_sem_post(const void *obj, const void *caller, int result, int value,
+			 int nwaiters, int woken)
+{
+	(void)value, (void)nwaiters;
+	SEM_ENTRY(obj, caller);
+	e->c[ST_SUMMARY_COUNT_SEM_POSTS]++;
+	e->c[ST_SUMMARY_COUNT_SEM_OVERFLOWS] += result == E_OVERFLOW;
+	if (woken >= 0) {
+		e->c[ST_SUMMARY_COUNT_SEM_POST_WAKES]++;
+		e->c[ST_SUMMARY_COUNT_SEM_POST_WASTED] += woken == 0;
+	}
+}
+
+void st_summary_sem_wait_begin(const void *obj, const void *caller, int value, int nwaiters)
+{
+	(void)value, (void)nwaiters;
+	SEM_ENTRY(obj, caller);
+	e->c[ST_SUMMARY_COUNT_SEM_WAIT_BEGINS]++;
+}
+
+void st_summary_sem_sleep(const void *obj, const void *caller, int nwaiters)
+{
+	(void)nwaiters;
+	SEM_ENTRY(obj, caller);
+	e->c[ST_SUMMARY_COUNT_SEM_SLEEPS]++;
+}
+
+void st_summary_sem_acquired(const void *obj, const void *caller, int how, int spins,
+			     int sleeps, uint64_t wait_ns)
+{
+	(void)spins, (void)sleeps;
+	SEM_ENTRY(obj, caller);
+	e->c[ST_SUMMARY_COUNT_SEM_ACQUIRED]++;
+	if (how >= 0 && how < ST_SEM_HOW_N)
+		e->c[ST_SUMMARY_COUNT_SEM_HOW_FAST + how]++;
+	if (how == ST_SEM_HOW_SPIN || how == ST_SEM_HOW_SLEEP) {
+		hist_add(e, ST_SUMMARY_HIST_SEM_WAIT, wait_ns);
+		ledger(e, ST_SUMMARY_HIST_LEDGER_SEM, wait_ns, 0, 0);
+	}
+}
+
+void st_summary_sem_timeout(const void *obj, const void *caller, int result, int sleeps,
+			    uint64_t wait_ns)
+{
+	(void)sleeps;
+	SEM_ENTRY(obj, caller);
+	e->c[result == E_INTR ? ST_SUMMARY_COUNT_SEM_INTERRUPTED : ST_SUMMARY_COUNT_SEM_TIMEOUTS]++;
+	e->c[ST_SUMMARY_COUNT_SEM_TIMEOUT_NS] += wait_ns;
+	ledger(e, ST_SUMMARY_HIST_LEDGER_SEM, wait_ns, 1, 0);
+}
+
+void st_summary_sem_trywait_failed(const void *obj, const void *caller, int nwaiters)
+{
+	(void)nwaiters;
+	SEM_ENTRY(obj, caller);
+	e->c[ST_SUMMARY_COUNT_SEM_TRYWAIT_FAILED]++;
+}
+
+/* ---- rwlocks (analysis/model/rwlock.c); side: 0 read, 1 write ---------- */
+
+#define RW_ENTRY(obj, caller)                                                    \
+	struct st_sum_entry *e = begin(obj, ST_SUMMARY_FAMILY_RWLOCK, 1, caller); \
+	if (!e)                                                                  \
+		return
+
+void st_summary_rwlock_requested(const void *obj, const void *caller, int write, int readers,
+				 int writer, int writers_waiting)
+{
+	(void)readers, (void)writer, (void)writers_waiting;
+	RW_ENTRY(obj, caller);
+	e->c[ST_SUMMARY_COUNT_RW_REQUESTED_READ + (write != 0)]++;
+}
+
+void st_summary_rwlock_acquired(const void *obj, const void *caller, int write, int how,
+				int readers, int spins, int sleeps, uint64_t wait_ns)
+{
+	(void)readers, (void)spins, (void)sleeps;
+	RW_ENTRY(obj, caller);
+	int side = write != 0;
+	e->c[ST_SUMMARY_COUNT_RW_ACQUIRED_READ + side]++;
+	if (how >= 0 && how < ST_RWLOCK_HOW_N)
+		e->c[ST_SUMMARY_COUNT_RW_READ_FAST + side * ST_RWLOCK_HOW_N + how]++;
+	if (how == ST_RWLOCK_HOW_SPIN || how == ST_RWLOCK_HOW_SLEEP) {
+		hist_add(e, side ? ST_SUMMARY_HIST_RW_WAIT_WRITE : ST_SUMMARY_HIST_RW_WAIT_READ,
+			 wait_ns);
+		ledger(e, side ? ST_SUMMARY_HIST_LEDGER_RWLOCK_WRITE : ST_SUMMARY_HIST_LEDGER_RWLOCK_READ,
+		       wait_ns, 0, 0);
+	}
+}
+
+void st_summary_rwlock_released(const void *obj, const void *caller, int write, int readers_left,
+				int sleepers, int woken)
+{
+	(void)write, (void)readers_left, (void)sleepers;
+	RW_ENTRY(obj, caller);
+	e->c[ST_SUMMARY_COUNT_RW_RELEASES]++;
+	if (woken >= 0) {
+		e->c[ST_SUMMARY_COUNT_RW_RELEASE_WAKES]++;
+		e->c[ST_SUMMARY_COUNT_RW_RELEASE_WASTED] += woken == 0;
+	}
+}
+
+void st_summary_rwlock_writer_waiting(const void *obj, const void *caller, int readers,
+				      int writers_waiting)
+{
+	(void)readers, (void)writers_waiting;
+	RW_ENTRY(obj, caller);
+	e->c[ST_SUMMARY_COUNT_RW_WRITER_WAITS]++;
+}
+
+void st_summary_rwlock_readers_drained(const void *obj, const void *caller, int sleepers,
+				       int woken)
+{
+	(void)sleepers;
+	RW_ENTRY(obj, caller);
+	e->c[ST_SUMMARY_COUNT_RW_DRAINED]++;
+	e->c[ST_SUMMARY_COUNT_RW_DRAINED_WASTED] += woken == 0;
+}
+
+void st_summary_rwlock_timeout(const void *obj, const void *caller, int write, int sleeps,
+			       uint64_t wait_ns)
+{
+	(void)sleeps;
+	RW_ENTRY(obj, caller);
+	e->c[ST_SUMMARY_COUNT_RW_TIMEOUTS_READ + (write != 0)]++;
+	e->c[ST_SUMMARY_COUNT_RW_TIMEOUT_NS] += wait_ns;
+	ledger(e, write ? ST_SUMMARY_HIST_LEDGER_RWLOCK_WRITE : ST_SUMMARY_HIST_LEDGER_RWLOCK_READ,
+	       wait_ns, 1, 0);
+}
+
+void st_summary_rwlock_trylock_failed(const void *obj, const void *caller, int write,
+				      int result, int readers, int writer)
+{
+	(void)result, (void)readers, (void)writer;
+	RW_ENTRY(obj, caller);
+	e->c[ST_SUMMARY_COUNT_RW_TRYLOCK_FAILED_READ + (write != 0)]++;
 }
 
 /* ---- flushes ------------------------------------------------------------- */

@@ -29,8 +29,7 @@
  * calling thread's table out (e.g. before a thread stops tracing).
  *
  * ST_SUMMARY_TAKES(fam, name): 1 if that event has an aggregator, 2 for
- * the summary's own events, 3 for a watched one (its st_summary_ function
- * runs, then it is emitted), else 0 (a preprocessor constant, for macro
+ * the summary's own events, else 0 (a preprocessor constant, for macro
  * selection). */
 #ifndef ST_SUMMARY_H
 #define ST_SUMMARY_H
@@ -50,14 +49,32 @@
 #define ST_SUM_TAKES_futex_wake ~, 1
 #define ST_SUM_TAKES_futex_requeue ~, 1
 #define ST_SUM_TAKES_spin_loop ~, 1
+#define ST_SUM_TAKES_cond_enqueued ~, 1
+#define ST_SUM_TAKES_cond_signaled ~, 1
+#define ST_SUM_TAKES_cond_leaving ~, 1
+#define ST_SUM_TAKES_cond_met_leaving ~, 1
+#define ST_SUM_TAKES_cond_ref_wait_begin ~, 1
+#define ST_SUM_TAKES_cond_ref_wait_end ~, 1
+#define ST_SUM_TAKES_cond_handoff ~, 1
+#define ST_SUM_TAKES_cond_woke ~, 1
+#define ST_SUM_TAKES_cond_relocked ~, 1
+#define ST_SUM_TAKES_cond_signal ~, 1
+#define ST_SUM_TAKES_sem_post ~, 1
+#define ST_SUM_TAKES_sem_wait_begin ~, 1
+#define ST_SUM_TAKES_sem_sleep ~, 1
+#define ST_SUM_TAKES_sem_acquired ~, 1
+#define ST_SUM_TAKES_sem_timeout ~, 1
+#define ST_SUM_TAKES_sem_trywait_failed ~, 1
+#define ST_SUM_TAKES_rwlock_requested ~, 1
+#define ST_SUM_TAKES_rwlock_acquired ~, 1
+#define ST_SUM_TAKES_rwlock_released ~, 1
+#define ST_SUM_TAKES_rwlock_writer_waiting ~, 1
+#define ST_SUM_TAKES_rwlock_readers_drained ~, 1
+#define ST_SUM_TAKES_rwlock_timeout ~, 1
+#define ST_SUM_TAKES_rwlock_trylock_failed ~, 1
 /* Emitted, not noted: the summary's own events. */
 #define ST_SUM_TAKES_summary_object ~, 2
 #define ST_SUM_TAKES_summary_flushed ~, 2
-/* Watched (st_summary_<fam>_<event> runs, then the event is emitted):
- * between its cond:woke and cond:relocked a thread's mutex acquisition is
- * the condvar's re-acquisition, which the ledger counts apart. */
-#define ST_SUM_TAKES_cond_woke ~, 3
-#define ST_SUM_TAKES_cond_relocked ~, 3
 
 #define ST_SUM_SECOND_(a, b, ...) b
 #define ST_SUM_PROBE_(...) ST_SUM_SECOND_(__VA_ARGS__, 0, ~)
@@ -82,14 +99,53 @@ void st_summary_futex_requeue(const void *obj, const void *uaddr, const void *ua
 void st_summary_spin_loop(const void *obj, int iterations, int outcome, int mode,
 			  uint64_t spin_ns);
 
+void st_summary_cond_enqueued(const void *cond, const void *caller, const void *mutex,
+			      const void *node, int clock, int timed, int64_t abs_sec,
+			      int64_t abs_nsec, int queued, uint64_t mutex_acq);
+void st_summary_cond_signaled(const void *cond, const void *caller, const void *node, int order);
+void st_summary_cond_leaving(const void *cond, const void *node, int reason);
+void st_summary_cond_met_leaving(const void *cond, const void *caller, const void *node,
+				 int refs);
+void st_summary_cond_ref_wait_begin(const void *cond, const void *caller, int refs);
+void st_summary_cond_ref_wait_end(const void *cond, const void *caller, int refs,
+				  uint64_t waited_ns);
+void st_summary_cond_handoff(const void *cond, const void *from, const void *to, int how,
+			     int result);
 void st_summary_cond_woke(const void *cond, const void *node, int how, int spurious,
 			  uint64_t wait_ns);
 void st_summary_cond_relocked(const void *cond, const void *mutex, const void *node,
 			      int contended, int result, uint64_t relock_ns, uint64_t mutex_acq);
+void st_summary_cond_signal(const void *cond, const void *caller, int broadcast, int moved,
+			    int leaving, const void *first, int first_how);
+void st_summary_sem_post(const void *obj, const void *caller, int result, int value,
+			 int nwaiters, int woken);
+void st_summary_sem_wait_begin(const void *obj, const void *caller, int value, int nwaiters);
+void st_summary_sem_sleep(const void *obj, const void *caller, int nwaiters);
+void st_summary_sem_acquired(const void *obj, const void *caller, int how, int spins,
+			     int sleeps, uint64_t wait_ns);
+void st_summary_sem_timeout(const void *obj, const void *caller, int result, int sleeps,
+			    uint64_t wait_ns);
+void st_summary_sem_trywait_failed(const void *obj, const void *caller, int nwaiters);
+void st_summary_rwlock_requested(const void *obj, const void *caller, int write, int readers,
+				 int writer, int writers_waiting);
+void st_summary_rwlock_acquired(const void *obj, const void *caller, int write, int how,
+				int readers, int spins, int sleeps, uint64_t wait_ns);
+void st_summary_rwlock_released(const void *obj, const void *caller, int write, int readers_left,
+				int sleepers, int woken);
+void st_summary_rwlock_writer_waiting(const void *obj, const void *caller, int readers,
+				      int writers_waiting);
+void st_summary_rwlock_readers_drained(const void *obj, const void *caller, int sleepers,
+				       int woken);
+void st_summary_rwlock_timeout(const void *obj, const void *caller, int write, int sleeps,
+			       uint64_t wait_ns);
+void st_summary_rwlock_trylock_failed(const void *obj, const void *caller, int write,
+				      int result, int readers, int writer);
 
 /* An event emitted at the summary level (not taken), about `first` (its
- * first argument: the object, for the families' events). */
-void st_summary_saw(const void *first);
+ * first argument: the object, for the families' events); life: 1 for an
+ * init or destroy, before which the thread's aggregate of the object goes
+ * out (so it counts for the object's life it belongs to). */
+void st_summary_saw(const void *first, int life);
 
 /* Emit the calling thread's table now (reason: enum st_summary_reason);
  * inside the trace guard. */

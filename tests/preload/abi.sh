@@ -14,8 +14,9 @@ for s in pthread_mutex_lock pthread_mutex_unlock pthread_mutex_trylock pthread_m
 	pthread_mutex_clocklock pthread_mutex_init pthread_mutex_destroy pthread_create; do
 	nm -D --defined-only "$lib" | grep -qw "$s" || fail "$lib does not export $s"
 done
-# Nothing but the public names (and the probe registration) is exported.
+# Nothing but the public names (and the probe registration, and _exit and
+# _Exit: src/export/exit.c) is exported.
 extra=$(nm -D --defined-only "$lib" | awk '{print $3}' |
-	grep -vE '^(pthread_|sem_|mtx_|cnd_|thrd_|tss_|call_once|synctrace_)' || true)
+	grep -vE '^(pthread_|sem_|mtx_|cnd_|thrd_|tss_|call_once|synctrace_|_exit$|_Exit$)' || true)
 [ -z "$extra" ] || fail "unexpected exports: $extra"
 echo "abi: ok"

@@ -222,6 +222,9 @@ static const unsigned char st_single[ST_EVI_N] = {
 	[ST_EVI_meta_start] = 1, [ST_EVI_meta_config] = 1, [ST_EVI_meta_stop] = 1,
 	[ST_EVI_meta_mapping] = 1, [ST_EVI_stack_frames] = 1, [ST_EVI_thread_name] = 1,
 	[ST_EVI_summary_object] = 1, [ST_EVI_batch_records] = 1,
+	/* The summary level's flush marks: rare, and written at exit or before a
+	 * kill, when a batch ring may never be written out. */
+	[ST_EVI_summary_flushed] = 1,
 };
 
 static void st_start_due(void)

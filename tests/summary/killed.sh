@@ -4,11 +4,15 @@
 # round (its threads' summaries of the first 3 went out by age, on their
 # own paths, as the 4th began), where the contention level, which emits
 # each event at once, keeps all 4. The rest is the contention level's.
+# Both record one LTTng event per transition (SYNCTRACE_BATCH=0): batched
+# records of a thread's last 10 ms would die with the process too
+# (tracepoints/batch.c).
 # usage: killed.sh SYNCTRACE PROGRAM
 SYNCTRACE=$1 prog=$2
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
 need_daemon
+export SYNCTRACE_BATCH=0
 want_status=137 record_levels --spin none -- "$prog"
 no_transitions
 eq_json contention "contended acquisitions" "$lock | .contended" 4

@@ -1,5 +1,9 @@
 # Shared by the tests/summary scripts (sourced after tests/cli/lib.sh).
 
+# The same program at two levels must take the same decisions: its spins
+# must not depend on the machine's load (src/wait/crowd.h).
+export SYNCTRACE_SPIN_CROWD=off
+
 # project JSON COMM: the numbers of the report's tables for the program
 # COMM (its processes), as a JSON array whose first element names the
 # trace level (project.jq); only=TYPE: of its objects of that type.

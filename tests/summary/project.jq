@@ -6,7 +6,10 @@
 # a summary cannot give (blame by holder, hand-offs, the wake-outcome
 # ledger, which links each wake to the threads it woke, and the what-if
 # spin replay, which replays each wait: doc/performance.md).
-def drop: test("^(wake_calls|woken|won|lost|futile|met_leaving|vpid|vtid|top_object|level|address|caller|first_ns|last_ns|events|rank|text|by_site|by_thread|by_tid|caused_ns|handoffs|instance|trace)$|_ns$|_mean|_p[0-9]+$|_share|_rate$|^latency|_max$");
+def drop: test("^(wake_calls|woken|won|lost|futile|met_leaving|vpid|vtid|top_object|level|address|caller|first_ns|last_ns|events|rank|text|by_site|by_thread|by_tid|caused_ns|handoffs|instance|trace)$|_ns$|_mean|_p[0-9]+$|_share|_rate$|^latency|_max$")
+	# (whether a condvar waiter found its mutex held when it took it back
+	# depends on the run: the waiters race for it)
+	or ($only == "cond" and . == "relock_contended");
 def counts: with_entries(select(.key | drop | not)
 	| if (.key | endswith("_hist")) then .value |= (. // [] | add) else . end);
 [{level: ([.tables[] | select(.name == "summary.processes") | .rows[] | select(.procname == $comm) | .level] | first)}]

@@ -137,20 +137,15 @@ static int lock_slow(struct st_mutex *m, clockid_t clk, const struct timespec *a
 	st_mutex_ev_requested(m, caller, st_load_relaxed(&m->lock) & ST_MUTEX_TID_MASK,
 		 st_load_relaxed(&m->waiters));
 
-	int out;
-	if (misses) {
-		out = st_spin_for(m, &m->waiters, take, &t,
-				  st_spin_adaptive_budget(misses, st_spin_limit, ST_RELOCK_MISSES),
-				  &spins);
-		st_spin_adaptive_done(misses, out, ST_RELOCK_MISSES);
-	} else {
-		/* Only adaptive mutexes spin by default (config.h: why). */
-		out = st_spin_lock(m, &m->waiters, take, &t,
-				   type == PTHREAD_MUTEX_ADAPTIVE_NP || st_spin_all_mutexes
-					   ? st_spin_limit
-					   : 0,
-				   &spins);
-	}
+	/* A relock after a condvar wait spins on its own hint (misses);
+	 * otherwise only adaptive mutexes spin by default (config.h: why). */
+	int out = misses ? st_spin_adaptive(m, &m->waiters, take, &t, misses, st_spin_limit,
+					    ST_RELOCK_MISSES, &spins)
+			 : st_spin_lock(m, &m->waiters, take, &t,
+					type == PTHREAD_MUTEX_ADAPTIVE_NP || st_spin_all_mutexes
+						? st_spin_limit
+						: 0,
+					&spins);
 	if (out == ST_SPIN_OUTCOME_ACQUIRED) {
 		acquired_slow(m, caller, ST_MUTEX_HOW_SPIN, spins, 0, t0);
 		return 0;

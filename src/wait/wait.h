@@ -165,6 +165,20 @@ static inline void st_spin_handoff_done(volatile int *misses, int outcome)
 	st_spin_adaptive_done(misses, outcome, ST_SPIN_MISSES);
 }
 
+/* A spin of budget pauses (0: none), adapted by the streak in the hint
+ * *misses (max as above), which it then accounts. Returns an
+ * st_spin_outcome. */
+static inline int st_spin_adaptive(const void *obj, volatile int *waiters,
+				   int (*try_acquire)(void *), void *ctx, volatile int *misses,
+				   int budget, int max, int *iterations)
+{
+	int outcome = st_spin_for(obj, waiters, try_acquire, ctx,
+				  budget ? st_spin_adaptive_budget(misses, budget, max) : 0,
+				  iterations);
+	st_spin_adaptive_done(misses, outcome, max);
+	return outcome;
+}
+
 /* A hand-off spin, for the adaptive budget kept in *misses. Returns an
  * st_spin_outcome. */
 static inline int st_spin_handoff(const void *obj, volatile int *waiters,
@@ -183,13 +197,8 @@ static inline int st_spin_lock(const void *obj, volatile int *waiters,
 			       int (*try_acquire)(void *), void *ctx, int budget,
 			       int *iterations)
 {
-	int outcome = st_spin_for(obj, waiters, try_acquire, ctx,
-				  budget ? st_spin_adaptive_budget(&st_tls.lock_misses, budget,
-								   ST_RELOCK_MISSES)
-					 : 0,
-				  iterations);
-	st_spin_adaptive_done(&st_tls.lock_misses, outcome, ST_RELOCK_MISSES);
-	return outcome;
+	return st_spin_adaptive(obj, waiters, try_acquire, ctx, &st_tls.lock_misses, budget,
+				ST_RELOCK_MISSES, iterations);
 }
 
 /* Sleep until *addr != val (or timeout: ETIMEDOUT; a signal: EINTR when

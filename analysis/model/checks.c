@@ -163,13 +163,58 @@ static void suspect_owner_exited(struct sa_checks *c, const struct sa_model *m,
 	t->suspect.caller = sa_ev_caller(e);
 }
 
+/* Entry i of t's held mutexes is gone (released, or shown stale). */
+static void drop_held(struct sa_checks *c, uint32_t pi, uint32_t ti, struct sa_chk_thread *t,
+		      unsigned i)
+{
+	uint64_t addr = t->held[i].addr;
+	t->held[i] = t->held[--t->nheld];
+	if (sa_map_get(&c->holder_map, pi, addr) == (int64_t)ti)
+		sa_map_del(&c->holder_map, pi, addr);
+}
+
+/* The mutex at addr is owned by thread ti (or, ti = UINT32_MAX, free: a
+ * destroy succeeded). A mutex has one owner, so another thread's held
+ * entry for it is stale: that thread's release was stamped after these
+ * events (an unlock emits its event after the swap and the futex wake,
+ * so the next owner's acquire, release and destroy can come first). */
+static void forget_other_holder(struct sa_checks *c, uint32_t pi, uint64_t addr, uint32_t ti)
+{
+	int64_t h = sa_map_get(&c->holder_map, pi, addr);
+	if (h < 0 || (uint32_t)h == ti || (uint32_t)h >= c->nthreads)
+		return;
+	struct sa_chk_thread *t = &c->threads[h];
+	for (unsigned i = t->nheld; i-- > 0;)
+		if (t->held[i].addr == addr)
+			drop_held(c, pi, (uint32_t)h, t, i);
+	sa_map_del(&c->holder_map, pi, addr);
+}
+
 static void on_mutex(struct sa_checks *c, struct sa_model *m, const struct sa_event *e,
 		     uint32_t pi, uint32_t ti)
 {
 	uint64_t addr;
-	int64_t oi = sa_ev_obj(e, &addr) ? obj_at(m, pi, addr) : -1;
-	if (oi < 0 || m->objs[oi].type != SA_OBJ_MUTEX)
+	if (!sa_ev_obj(e, &addr))
 		return;
+	if (e->id == SA_EV_mutex_destroy) {
+		if (e->f[SA_F_mutex_destroy_result].v == 0)
+			forget_other_holder(c, pi, addr, UINT32_MAX);
+		return;
+	}
+	if (e->id == SA_EV_mutex_released ||
+	    (e->id == SA_EV_mutex_acquired && (e->f[SA_F_mutex_acquired_how].v == 1 ||
+					       e->f[SA_F_mutex_acquired_how].v == 2)))
+		forget_other_holder(c, pi, addr, ti);
+	int64_t oi = obj_at(m, pi, addr);
+	if (oi < 0 || m->objs[oi].type != SA_OBJ_MUTEX) {
+		/* Not a mutex the model knows (a late event for a folded
+		 * instance): still this thread's release of what it held. */
+		struct sa_chk_thread *t = e->id == SA_EV_mutex_released ? thread_of(c, ti) : NULL;
+		for (unsigned i = t ? t->nheld : 0; i-- > 0;)
+			if (t->held[i].addr == addr)
+				drop_held(c, pi, ti, t, i);
+		return;
+	}
 	uint32_t o = (uint32_t)oi;
 	uint64_t caller = sa_ev_caller(e);
 	unsigned long long a = (unsigned long long)m->objs[o].addr;
@@ -238,20 +283,22 @@ static void on_mutex(struct sa_checks *c, struct sa_model *m, const struct sa_ev
 			break;
 		unsigned i = t->nheld < SA_CHK_HELD ? t->nheld++ : SA_CHK_HELD - 1;
 		t->held[i].obj = o;
+		t->held[i].addr = addr;
 		t->held[i].ts = e->ts;
 		t->held[i].caller = caller;
+		sa_map_put(&c->holder_map, pi, addr, ti);
 		break;
 	}
 	case SA_EV_mutex_released: {
 		struct sa_hold h = { .obj = o, .rel = e->ts, .rel_caller = caller };
 		int found = -1;
 		for (unsigned i = 0; i < t->nheld; i++)
-			if (t->held[i].obj == o)
+			if (t->held[i].obj == o || (found < 0 && t->held[i].addr == addr))
 				found = (int)i;
 		if (found >= 0) {
 			h.acq = t->held[found].ts;
 			h.acq_caller = t->held[found].caller;
-			t->held[found] = t->held[--t->nheld];
+			drop_held(c, pi, ti, t, (unsigned)found);
 		}
 		int64_t how = -1;
 		if (sa_ev_at(e, SA_F_mutex_released_acq_how, &how))
@@ -287,7 +334,8 @@ static void on_thread_exit(struct sa_checks *c, struct sa_model *m, const struct
 			 (int)e->vtid, (unsigned long long)m->objs[o].addr,
 			 (unsigned long long)t->held[i].caller);
 	}
-	t->nheld = 0;
+	while (t->nheld)
+		drop_held(c, pi, ti, t, t->nheld - 1);
 }
 
 /* A finding with one object; fmt takes (tid, type, address, extra): a format
@@ -368,6 +416,7 @@ static void observe(void *ctx, struct sa_model *m, const struct sa_event *e, uin
 	case SA_EV_mutex_trylock_failed:
 	case SA_EV_mutex_acquired:
 	case SA_EV_mutex_released:
+	case SA_EV_mutex_destroy:
 		on_mutex(c, m, e, pi, ti);
 		break;
 	case SA_EV_thread_exit:
@@ -447,5 +496,6 @@ void sa_checks_free(struct sa_checks *c)
 	free(c->findings);
 	free(c->edges);
 	sa_map_free(&c->edge_map);
+	sa_map_free(&c->holder_map);
 	free(c);
 }

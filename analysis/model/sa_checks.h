@@ -81,6 +81,8 @@ struct sa_chk_thread {
 	unsigned nring, next;
 	struct {
 		uint32_t obj;
+		uint64_t addr;  /* matched by address too: the object may be a new
+				 * instance when a late release arrives */
 		int64_t ts;
 		uint64_t caller;
 	} held[SA_CHK_HELD];    /* contended acquisitions (mutex:acquired) */
@@ -118,6 +120,11 @@ struct sa_checks {
 	uint32_t nedges, capedges;
 	uint64_t edges_dropped;
 	struct sa_map edge_map;         /* (proc << 32 | a, b) → edge */
+	/* (proc, mutex address) → the thread with a held[] entry for it. A
+	 * mutex has one owner: when another thread acquires it, or a destroy
+	 * succeeds, that entry is stale (its release was stamped after the
+	 * next owner's events: the unlock's futex wake comes before its event). */
+	struct sa_map holder_map;
 	int cycles_done;
 	int oom;
 	/* The lock-order check could not look at everything (a finding that

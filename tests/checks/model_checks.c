@@ -163,6 +163,54 @@ static void exit_holding_stale_owner(void)
 	CHECK_EQ(count(SA_CHK_EXIT_HOLDING), 1);
 }
 
+/* An unlock emits its event after the swap and the futex wake, so the next
+ * owner's events can be stamped first: thread 11's release comes after
+ * thread 12 took the mutex, released it and destroyed it (and the address
+ * was reused). A mutex has one owner: no finding. Then a thread that did
+ * end holding one, which nobody took after it: one. */
+static void exit_holding_late_release(void)
+{
+	setup(2);
+	feed(SA_EV_thread_start, 5, 1, 11, "creator", I(1), "start_routine", I(0x10), NULL);
+	feed(SA_EV_thread_start, 6, 1, 12, "creator", I(1), "start_routine", I(0x10), NULL);
+	feed(SA_EV_mutex_init, 8, 1, 1, "obj", I(0xA0), "caller", I(0x300), "kind", I(0), NULL);
+	feed(SA_EV_mutex_acquired, 20, 1, 11, "obj", I(0xA0), "caller", I(0x500), "how", I(2),
+	     "wait_ns", I(3), "acquisitions", I(1), "contended", I(1), NULL);
+	feed(SA_EV_mutex_released, 22, 1, 12, "obj", I(0xA0), "caller", I(0x600), "waiters",
+	     I(0), "woken", I(-1), "acquisitions", I(2), "hold_ns", I(1), NULL);
+	feed(SA_EV_mutex_destroy, 23, 1, 12, "obj", I(0xA0), "caller", I(0x700), "result", I(0),
+	     "acquisitions", I(2), "contended", I(1), NULL);
+	feed(SA_EV_mutex_released, 24, 1, 11, "obj", I(0xA0), "caller", I(0x600), "waiters",
+	     I(0), "woken", I(0), "acquisitions", I(1), "hold_ns", I(4), NULL);
+	feed(SA_EV_mutex_init, 30, 1, 1, "obj", I(0xA0), "caller", I(0x300), "kind", I(0), NULL);
+	feed(SA_EV_thread_exit, 40, 1, 11, "cancelled", I(0), NULL);
+	CHECK_EQ(count(SA_CHK_EXIT_HOLDING), 0);
+	sa_checks_free(c);
+	sa_model_free(m);
+
+	/* The next owner's contended acquisition, its own release not seen. */
+	setup(2);
+	feed(SA_EV_thread_start, 5, 1, 11, "creator", I(1), "start_routine", I(0x10), NULL);
+	feed(SA_EV_mutex_acquired, 20, 1, 11, "obj", I(0xA0), "caller", I(0x500), "how", I(2),
+	     "wait_ns", I(3), "acquisitions", I(1), "contended", I(1), NULL);
+	feed(SA_EV_mutex_acquired, 22, 1, 12, "obj", I(0xA0), "caller", I(0x500), "how", I(1),
+	     "wait_ns", I(3), "acquisitions", I(2), "contended", I(2), NULL);
+	feed(SA_EV_thread_exit, 40, 1, 11, "cancelled", I(0), NULL);
+	CHECK_EQ(count(SA_CHK_EXIT_HOLDING), 0);
+	sa_checks_free(c);
+	sa_model_free(m);
+
+	/* Nobody took it after thread 11: it ended holding it. */
+	setup(2);
+	feed(SA_EV_thread_start, 5, 1, 11, "creator", I(1), "start_routine", I(0x10), NULL);
+	feed(SA_EV_mutex_acquired, 20, 1, 11, "obj", I(0xA0), "caller", I(0x500), "how", I(2),
+	     "wait_ns", I(3), "acquisitions", I(1), "contended", I(1), NULL);
+	feed(SA_EV_mutex_released, 22, 1, 12, "obj", I(0xB0), "caller", I(0x600), "waiters",
+	     I(0), "woken", I(-1), "acquisitions", I(1), "hold_ns", I(1), NULL);
+	feed(SA_EV_thread_exit, 40, 1, 11, "cancelled", I(0), NULL);
+	CHECK_EQ(count(SA_CHK_EXIT_HOLDING), 1);
+}
+
 /* SYNCTRACE_SEM_MAX: sem:misuse findings, one per (semaphore, call site),
  * counted; the note says where the check ran. */
 static void sem_over_max(void)
@@ -268,6 +316,7 @@ int main(int argc, char **argv)
 		{ "misuse", misuse }, { "timeline_busiest", timeline_busiest },
 		{ "timeline_cap", timeline_cap }, { "sem_over_max", sem_over_max },
 		{ "exit_holding_stale_owner", exit_holding_stale_owner },
+		{ "exit_holding_late_release", exit_holding_late_release },
 	};
 	int ran = 0;
 	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)

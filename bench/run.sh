@@ -29,6 +29,8 @@
 #   spin:S      preloaded, SYNCTRACE_SPIN=S;  pinned X: X under `taskset -c 0`
 #   glibc-again glibc once more: its ratio to glibc is the run-to-run spread
 #   crowd-off   preloaded, SYNCTRACE_SPIN_CROWD=off (spins on a crowded machine)
+#   spin-adaptive  preloaded, SYNCTRACE_SPIN_MUTEXES=adaptive (only adaptive
+#               mutexes spin, as in glibc; before 2026-12-01 the default)
 # Each workload prints key=value pairs. Printed per workload and mode: the
 # median [min-max] of the figure, and the median [min-max] of the per-repeat
 # ratios to glibc's run of the same repeat (>1: better than glibc; for times
@@ -152,6 +154,7 @@ run_one() {
 	wrapper) env=(LD_PRELOAD="$wrapper") events='lttng_ust_pthread:*' ;;
 	spin:*) env=(SYNCTRACE_SPIN="${mode#spin:}" LD_PRELOAD="$lib") ;;
 	crowd-off) env=(SYNCTRACE_SPIN_CROWD=off LD_PRELOAD="$lib") ;;
+	spin-adaptive) env=(SYNCTRACE_SPIN_MUTEXES=adaptive LD_PRELOAD="$lib") ;;
 	*) echo "bench: unknown mode $mode" >&2; return 1 ;;
 	esac
 	[ -x "$exe" ] || return 1

@@ -6,8 +6,10 @@
  *                    Hand-off waits (semaphores, barriers) spin ten times
  *                    that, adaptively (src/wait/wait.h). Values: one
  *                    parser, src/setting/setting.c.
- *                    Mutexes spin only if adaptive (PTHREAD_MUTEX_
- *                    ADAPTIVE_NP), unless it is set (config.h).
+ *   SYNCTRACE_SPIN_MUTEXES  all (default) | adaptive
+ *                    which mutexes spin before they sleep: every type, or
+ *                    only PTHREAD_MUTEX_ADAPTIVE_NP ones, as in glibc
+ *                    (config.h; doc/spin.md "Which mutexes spin").
  *   SYNCTRACE_SPIN_CROWD  on | off
  *                    on: no spin while more threads are runnable than
  *                    there are CPUs, or after a spin was descheduled
@@ -47,7 +49,7 @@
 
 int st_spin_mode = ST_SPIN_MODE_BAIL;
 int st_spin_limit = 100;
-int st_spin_all_mutexes = 0;
+int st_spin_all_mutexes = 1;
 int st_spin_crowd = 1;
 int st_level = ST_META_LEVEL_CONTENTION;
 int st_sem_max_mode = ST_META_SEM_MAX_OFF;
@@ -68,8 +70,7 @@ void st_config_load(void)
 			fprintf(stderr, "synctrace: SYNCTRACE_SPIN=%s is not none, bail, full, "
 					"a count or MODE:COUNT; keeping the default\n", s);
 		else
-			st_spin_mode = mode, st_spin_limit = limit, st_spin_all_mutexes = 1,
-			st_spin_crowd = 0;
+			st_spin_mode = mode, st_spin_limit = limit, st_spin_crowd = 0;
 	}
 	if ((s = getenv("SYNCTRACE_SPIN_CROWD")) && *s) {
 		if (!strcmp(s, "off") || !strcmp(s, "on"))
@@ -77,6 +78,13 @@ void st_config_load(void)
 		else
 			fprintf(stderr, "synctrace: SYNCTRACE_SPIN_CROWD=%s is not on or off; "
 					"keeping on\n", s);
+	}
+	if ((s = getenv("SYNCTRACE_SPIN_MUTEXES")) && *s) {
+		if (!strcmp(s, "all") || !strcmp(s, "adaptive"))
+			st_spin_all_mutexes = s[0] == 'a' && s[1] == 'l';
+		else
+			fprintf(stderr, "synctrace: SYNCTRACE_SPIN_MUTEXES=%s is not all or "
+					"adaptive; keeping all\n", s);
 	}
 	if ((s = getenv("SYNCTRACE_SEM_MAX")) && *s) {
 		int mode = st_sem_max_mode, limit = st_sem_max;

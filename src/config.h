@@ -8,10 +8,11 @@
 
 extern int st_spin_mode;  /* enum st_spin_mode */
 extern int st_spin_limit; /* iterations of the spin loop */
-/* 1: mutexes of every type spin before they sleep. By default only
- * PTHREAD_MUTEX_ADAPTIVE_NP ones do, as in glibc (spinning the others cost
- * more than it gained: doc/spin.md). An explicit SYNCTRACE_SPIN sets it,
- * so that spin strategies compare on every mutex. */
+/* 1 (default): mutexes of every type spin before they sleep, as musl's
+ * do; 0 (SYNCTRACE_SPIN_MUTEXES=adaptive): only PTHREAD_MUTEX_ADAPTIVE_NP
+ * ones, as in glibc. Measured in doc/spin.md "Which mutexes spin": with
+ * the per-thread streak (wait.h) spinning every mutex wins where short
+ * critical sections are contended and costs little elsewhere. */
 extern int st_spin_all_mutexes;
 /* 1 (default): no spin while the machine is crowded (wait/crowd.h);
  * 0 (SYNCTRACE_SPIN_CROWD=off, or an explicit SYNCTRACE_SPIN without

@@ -142,11 +142,17 @@ static int handoff(enum sa_wait_kind k)
 	return k == SA_WAIT_COND || k == SA_WAIT_SEM || k == SA_WAIT_BARRIER;
 }
 
-/* Unset SYNCTRACE_SPIN: does this wait spin? Lock waits on a normal mutex
- * do not (config.h); relocks and the other families do. */
+/* Unset SYNCTRACE_SPIN: does this wait spin? Relocks and the other
+ * families do. Lock waits on a mutex do as its process's mutexes did
+ * (meta:config's all_mutexes_spin, SYNCTRACE_SPIN_MUTEXES: every mutex
+ * by default since 2026-12-01; before, and in traces that do not say,
+ * only adaptive ones). */
 static int default_spins(const struct sa_model *m, uint32_t oi, enum sa_wait_kind k)
 {
 	const struct sa_object *o = &m->objs[oi];
+	if (k == SA_WAIT_MUTEX && o->proc < m->nprocs && m->procs[o->proc].have_mutex_spin &&
+	    m->procs[o->proc].all_mutexes_spin)
+		return 1;
 	if (k != SA_WAIT_MUTEX || o->type != SA_OBJ_MUTEX || !o->ext)
 		return k != SA_WAIT_MUTEX;
 	const struct sa_mutex *x = o->ext;
@@ -520,7 +526,8 @@ static int same(const struct sa_sr_total *a, const struct sa_sr_total *b, int cp
 
 /* The setting the trace's first process ran with, as a replayed setting
  * (-1: not on the ladder, or unknown). Unset is told from an explicit
- * bail:100 by its mutexes: only explicit settings make all of them spin. */
+ * bail:100 by its mutexes when only adaptive ones spun (the default
+ * before 2026-12-01); when every mutex spins the two replay alike. */
 static int recorded_setting(const struct sa_model *m)
 {
 	for (uint32_t i = 0; i < m->nprocs; i++) {

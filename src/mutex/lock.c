@@ -138,14 +138,16 @@ static int lock_slow(struct st_mutex *m, clockid_t clk, const struct timespec *a
 		 st_load_relaxed(&m->waiters));
 
 	/* A relock after a condvar wait spins on its own hint (misses);
-	 * otherwise only adaptive mutexes spin by default (config.h: why). */
+	 * otherwise every mutex spins unless SYNCTRACE_SPIN_MUTEXES=adaptive
+	 * (config.h: why), on the thread's streak and not gated by the crowd
+	 * hint (wait.h, st_spin_lock: why). */
 	int out = misses ? st_spin_adaptive(m, &m->waiters, take, &t, misses, st_spin_limit,
 					    ST_RELOCK_MISSES, &spins)
 			 : st_spin_lock(m, &m->waiters, take, &t,
 					type == PTHREAD_MUTEX_ADAPTIVE_NP || st_spin_all_mutexes
 						? st_spin_limit
 						: 0,
-					&spins);
+					&spins, 0);
 	if (out == ST_SPIN_OUTCOME_ACQUIRED) {
 		acquired_slow(m, caller, ST_MUTEX_HOW_SPIN, spins, 0, t0);
 		return 0;

@@ -14,7 +14,8 @@
  *   bail  spin up to the budget, stop early once *waiters != 0 (musl's)
  *   full  spin the whole budget whatever the sleepers
  * By default no spin while the machine is crowded (crowd.h, st_spin_crowd
- * in config.h: an explicit strategy spins anyway). */
+ * in config.h: an explicit strategy spins anyway), but a mutex's lock spin
+ * (st_spin_lock). */
 #ifndef ST_WAIT_H
 #define ST_WAIT_H
 
@@ -36,10 +37,11 @@
 
 /* Returns an st_spin_outcome; *iterations gets the pauses spun. try_acquire
  * (non-zero: acquired) is called when the caller's word may have changed
- * (it re-checks itself); limit is the budget in pauses. */
-static inline int st_spin_for(const void *obj, volatile int *waiters,
-			      int (*try_acquire)(void *), void *ctx, int limit,
-			      int *iterations)
+ * (it re-checks itself); limit is the budget in pauses; gated: no spin
+ * while the machine is crowded (crowd.h; st_spin_lock says when not). */
+static inline int st_spin_gated(const void *obj, volatile int *waiters,
+				int (*try_acquire)(void *), void *ctx, int limit,
+				int *iterations, int gated)
 {
 	int mode = st_spin_mode, i = 0, gap = 1, outcome;
 	unsigned long long t0 = 0;
@@ -49,7 +51,7 @@ static inline int st_spin_for(const void *obj, volatile int *waiters,
 	if (mode == ST_SPIN_MODE_NONE || limit <= 0)
 		return ST_SPIN_OUTCOME_NOT;
 	/* Not while the one we wait for is likely queued behind us. */
-	if (st_spin_crowd && st_crowded(c0 = st_crowd_now()))
+	if (st_spin_crowd && (c0 = st_crowd_now()) && gated && st_crowded(c0))
 		return ST_SPIN_OUTCOME_NOT;
 	if (limit > INT_MAX - ST_SPIN_GAP_MAX) /* i may pass limit by a gap */
 		limit = INT_MAX - ST_SPIN_GAP_MAX;
@@ -81,6 +83,14 @@ static inline int st_spin_for(const void *obj, volatile int *waiters,
 	if (t0)
 		st_spin_ev_loop(obj, i, outcome, mode, st_now_ns() - t0);
 	return outcome;
+}
+
+/* A spin gated by the crowd hint (crowd.h). */
+static inline int st_spin_for(const void *obj, volatile int *waiters,
+			      int (*try_acquire)(void *), void *ctx, int limit,
+			      int *iterations)
+{
+	return st_spin_gated(obj, waiters, try_acquire, ctx, limit, iterations, 1);
 }
 
 /* The default budget: SYNCTRACE_SPIN's count. */
@@ -192,13 +202,27 @@ static inline int st_spin_handoff(const void *obj, volatile int *waiters,
 }
 
 /* A lock's spin (mutex, rwlock) of budget pauses, adapted by the calling
- * thread's streak of spins that ran out (st_tls.lock_misses). */
+ * thread's streak of spins that ran out (st_tls.lock_misses). gated: 1
+ * to skip it while the machine is crowded, as every other spin does; 0
+ * for a mutex. A mutex's spin ends when its holder releases, and a holder
+ * of a short critical section is almost always on a CPU, crowded or not:
+ * measured, gating it lost 0.4–0.6x glibc on a channel of 4 threads on 2
+ * CPUs (the program crowds the machine itself) and skipping the gate
+ * cost nothing under load; a holder that does get descheduled shows as a
+ * streak of spins that ran out, which stops them. The rwlock's spin stays
+ * gated: ungated, 4–8 threads on 2 CPUs fell to 0.4x (doc/spin.md). A
+ * spin that ran out over a tick still marks the machine crowded for the
+ * others. */
 static inline int st_spin_lock(const void *obj, volatile int *waiters,
 			       int (*try_acquire)(void *), void *ctx, int budget,
-			       int *iterations)
+			       int *iterations, int gated)
 {
-	return st_spin_adaptive(obj, waiters, try_acquire, ctx, &st_tls.lock_misses, budget,
-				ST_RELOCK_MISSES, iterations);
+	volatile int *misses = &st_tls.lock_misses;
+	int outcome = st_spin_gated(obj, waiters, try_acquire, ctx,
+				    budget ? st_spin_adaptive_budget(misses, budget, ST_RELOCK_MISSES) : 0,
+				    iterations, gated);
+	st_spin_adaptive_done(misses, outcome, ST_RELOCK_MISSES);
+	return outcome;
 }
 
 /* Sleep until *addr != val (or timeout: ETIMEDOUT; a signal: EINTR when

@@ -26,7 +26,7 @@ eq "schema" '.schema + " " + .version' "synctrace-report 1.3"
 eq "partial" '.partial' false
 eq "lower bounds" '.lower_bounds' false
 eq "processes" '[.tables[] | select(.name == "summary.processes") | .rows[] | select('"$prog"')] | length' 1
-eq "mutexes spin" '.tables[] | select(.name == "summary.processes") | .rows[] | select('"$prog"') | .mutexes_spin' "adaptive"
+eq "mutexes spin" '.tables[] | select(.name == "summary.processes") | .rows[] | select('"$prog"') | .mutexes_spin' "all"
 eq "format" '.tables[] | select(.name == "summary.processes") | .rows[] | select('"$prog"') | .format' "3.5"
 eq "threads" '.tables[] | select(.name == "summary.processes") | .rows[] | select('"$prog"') | .threads' 2
 eq "mutexes" "[$lock] | length" 2

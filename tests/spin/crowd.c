@@ -145,22 +145,35 @@ static void lock_spin_streak(void)
 	 * was descheduled sets it, as it should) */
 	for (int i = 0; i < ST_RELOCK_MISSES; i++) {
 		st_crowd.crowded = 0;
-		CHECK_EQ(st_spin_lock(0, 0, never, 0, 100, &it), ST_SPIN_OUTCOME_GAVE_UP);
+		CHECK_EQ(st_spin_lock(0, 0, never, 0, 100, &it, 1), ST_SPIN_OUTCOME_GAVE_UP);
 	}
 	CHECK_EQ(st_tls.lock_misses, ST_RELOCK_MISSES);
 	st_crowd.crowded = 0;
 	tries = 0;
-	CHECK_EQ(st_spin_lock(0, 0, never, 0, 100, &it), ST_SPIN_OUTCOME_NOT);
+	CHECK_EQ(st_spin_lock(0, 0, never, 0, 100, &it, 1), ST_SPIN_OUTCOME_NOT);
 	CHECK_EQ(tries, 0);
 	st_tls.lock_misses = 3;
 	tries = 0;
-	CHECK_EQ(st_spin_lock(0, 0, acquire_third, 0, 100, &it), ST_SPIN_OUTCOME_ACQUIRED);
+	CHECK_EQ(st_spin_lock(0, 0, acquire_third, 0, 100, &it, 1), ST_SPIN_OUTCOME_ACQUIRED);
 	CHECK_EQ(st_tls.lock_misses, 0);
 	/* crowded: no try, and the streak is left as it was */
 	st_crowd.crowded = 1;
 	st_tls.lock_misses = 3;
-	CHECK_EQ(st_spin_lock(0, 0, never, 0, 100, &it), ST_SPIN_OUTCOME_NOT);
+	CHECK_EQ(st_spin_lock(0, 0, never, 0, 100, &it, 1), ST_SPIN_OUTCOME_NOT);
 	CHECK_EQ(st_tls.lock_misses, 3);
+	/* a mutex's spin (not gated): it spins while crowded, on its streak */
+	tries = 0;
+	CHECK_EQ(st_spin_lock(0, 0, never, 0, 100, &it, 0), ST_SPIN_OUTCOME_GAVE_UP);
+	CHECK(tries > 0);
+	CHECK_EQ(st_tls.lock_misses, 4);
+	tries = 0;
+	CHECK_EQ(st_spin_lock(0, 0, acquire_third, 0, 100, &it, 0), ST_SPIN_OUTCOME_ACQUIRED);
+	CHECK_EQ(tries, 3);
+	CHECK_EQ(st_tls.lock_misses, 0);
+	st_tls.lock_misses = ST_RELOCK_MISSES;
+	tries = 0;
+	CHECK_EQ(st_spin_lock(0, 0, never, 0, 100, &it, 0), ST_SPIN_OUTCOME_NOT);
+	CHECK_EQ(tries, 0);
 	st_crowd.crowded = 0;
 }
 

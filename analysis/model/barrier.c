@@ -19,8 +19,7 @@ static void bar_free(void *p)
 	free(b);
 }
 
-/* The barrier's entry for model thread ti (created); NULL on out of memory. */
-static struct sa_bar_thread *bar_thread(struct sa_model *m, struct sa_barrier *b, uint32_t ti)
+struct sa_bar_thread *sa_barrier_thread(struct sa_model *m, struct sa_barrier *b, uint32_t ti)
 {
 	int64_t i = sa_map_get(&b->th_map, ti, 0);
 	if (i >= 0)
@@ -87,9 +86,10 @@ static int bar_merge(struct sa_model *m, void *dp, const void *sp)
 	SA_MERGE_SUM(d, s, departures);
 	SA_MERGE_SUM(d, s, woken);
 	SA_MERGE_SUM(d, s, destroy_busy);
+	SA_MERGE_SUM(d, s, summarized);
 	for (uint32_t i = 0; i < s->nth; i++) {
 		const struct sa_bar_thread *x = &s->th[i];
-		struct sa_bar_thread *y = bar_thread(m, d, x->ti);
+		struct sa_bar_thread *y = sa_barrier_thread(m, d, x->ti);
 		if (!y)
 			return -1;
 		SA_MERGE_SUM(y, x, passes);
@@ -139,7 +139,7 @@ static void barrier_event(struct sa_model *m, const struct sa_event *e)
 		b->waits++;
 		r = slot(b, round, e->ts);
 		r->arrivals++;
-		if (!(bt = bar_thread(m, b, ti)))
+		if (!(bt = sa_barrier_thread(m, b, ti)))
 			break;
 		bt->waits++;
 		bt->passes++;
@@ -153,7 +153,7 @@ static void barrier_event(struct sa_model *m, const struct sa_event *e)
 			b->count = (int)v;
 		b->rounds++;
 		b->woken += pos(e->f[SA_F_barrier_released_woken].v);
-		if ((bt = bar_thread(m, b, ti))) {
+		if ((bt = sa_barrier_thread(m, b, ti))) {
 			bt->serial++;
 			bt->passes++;
 			bt->released_others += pos(v - 1);
@@ -182,7 +182,7 @@ static void barrier_event(struct sa_model *m, const struct sa_event *e)
 		b->departures++;
 		sa_dist_add(&b->wait, w);
 		sa_model_waited(m, ti, oi, SA_WAIT_BARRIER, w, 0);
-		if (!(bt = bar_thread(m, b, ti)))
+		if (!(bt = sa_barrier_thread(m, b, ti)))
 			break;
 		bt->wait_ns += w;
 		if (!bt->arrived || bt->round != round) {

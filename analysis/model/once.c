@@ -24,6 +24,7 @@ static int once_merge(struct sa_model *m, void *dp, const void *sp)
 	SA_MERGE_SUM(d, s, waits);
 	SA_MERGE_SUM(d, s, waited);
 	SA_MERGE_SUM(d, s, woken);
+	SA_MERGE_SUM(d, s, summarized);
 	SA_MERGE_MAX(d, s, max_sleeping);
 	if (s->completed) {
 		d->runner = s->runner;

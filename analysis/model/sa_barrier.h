@@ -44,8 +44,6 @@ struct sa_bar_round {
 	uint64_t pending;     /* departures waiting for the release */
 };
 
-
-
 struct sa_bar_thread {
 	uint32_t ti;          /* model thread index */
 	uint64_t passes;      /* rounds it took part in (waits + serial) */
@@ -73,11 +71,16 @@ struct sa_barrier {
 	uint64_t departures;
 	uint64_t woken;       /* released.woken: threads the kernel woke */
 	uint64_t destroy_busy; /* destroy returned EBUSY (threads still in a round) */
+	uint64_t summarized;  /* departures known from summaries (no times per round) */
 	struct sa_dist wait, wait_last, wakeup, spread;
 	struct sa_bar_round ring[SA_BAR_RING];
 	struct sa_bar_thread *th;
 	uint32_t nth, capth;
 	struct sa_map th_map; /* (thread index, 0) → th[] */
 };
+
+struct sa_model;
+/* The barrier's entry for model thread ti (created); NULL on out of memory. */
+struct sa_bar_thread *sa_barrier_thread(struct sa_model *m, struct sa_barrier *b, uint32_t ti);
 
 #endif

@@ -23,6 +23,7 @@ struct sa_once {
 	uint64_t waited;        /* waited events */
 	uint64_t woken;         /* finished.woken: threads the kernel woke */
 	uint64_t sleeping, max_sleeping; /* callers asleep at once */
+	uint64_t summarized;    /* waits known from summaries (not in max_sleeping) */
 	struct sa_dist run;     /* finished.run_ns (completed and cancelled runs) */
 	struct sa_dist wait;    /* waited.wait_ns */
 };

@@ -12,11 +12,14 @@
  * 12.5 %, clamped to the exact min and max). */
 #include <stdlib.h>
 
+#include "sa_barrier.h"
 #include "sa_cond.h"
 #include "sa_model.h"
 #include "sa_mutex.h"
 #include "sa_rwlock.h"
+#include "sa_once.h"
 #include "sa_sem.h"
+#include "sa_spinlock.h"
 
 /* A histogram of the event: its buckets, sum, min and max (as a sa_dist
  * to merge: fine buckets, log2 from them). */
@@ -68,7 +71,8 @@ static void decode(struct agg *a, const uint64_t *kv, unsigned n)
 				a->bad = 1;
 				continue;
 			}
-			if (b == ST_SUMMARY_COUNT_MUTEX_ACQ_MAX || b == ST_SUMMARY_COUNT_MUTEX_CONT_MAX)
+			if (b == ST_SUMMARY_COUNT_MUTEX_ACQ_MAX || b == ST_SUMMARY_COUNT_MUTEX_CONT_MAX ||
+			    b == ST_SUMMARY_COUNT_BAR_COUNT_MAX || b == ST_SUMMARY_COUNT_ONCE_ROUTINE_MAX)
 				a->c[b] = v > a->c[b] ? v : a->c[b];
 			else if (b == ST_SUMMARY_COUNT_SP_MODES)
 				a->c[b] |= v;
@@ -252,6 +256,77 @@ static void rwlock_part(struct sa_model *m, struct sa_object *o, struct agg *a)
 	merge(m, &x->wait[1], a, ST_SUMMARY_HIST_RW_WAIT_WRITE);
 }
 
+/* A barrier: each thread's own rounds (it waited in them, or its arrival
+ * released them: it was the serial thread), which is all the per-thread
+ * table needs but the times that pair one thread's arrival with another's
+ * release (wait_last, wakeup, spread, made_wait: not in a summary). */
+static void barrier_part(struct sa_model *m, struct sa_object *o, uint32_t ti, struct agg *a)
+{
+	struct sa_barrier *b = sa_model_typed(m, o, SA_OBJ_BARRIER);
+	const uint64_t *c = a->c;
+	if (!b)
+		return;
+	if (!b->init_seen && c[ST_SUMMARY_COUNT_BAR_COUNT_MAX])
+		b->count = (int)c[ST_SUMMARY_COUNT_BAR_COUNT_MAX];
+	b->waits += c[ST_SUMMARY_COUNT_BAR_ARRIVALS];
+	b->rounds += c[ST_SUMMARY_COUNT_BAR_RELEASED];
+	b->woken += c[ST_SUMMARY_COUNT_BAR_WOKEN];
+	b->departures += c[ST_SUMMARY_COUNT_BAR_DEPARTURES];
+	b->summarized += c[ST_SUMMARY_COUNT_BAR_DEPARTURES];
+	merge(m, &b->wait, a, ST_SUMMARY_HIST_BARRIER_WAIT);
+	if (!c[ST_SUMMARY_COUNT_BAR_ARRIVALS] && !c[ST_SUMMARY_COUNT_BAR_RELEASED] &&
+	    !c[ST_SUMMARY_COUNT_BAR_DEPARTURES])
+		return;
+	struct sa_bar_thread *bt = sa_barrier_thread(m, b, ti);
+	if (!bt)
+		return;
+	const struct hist *w = find(a, ST_SUMMARY_HIST_BARRIER_WAIT);
+	bt->waits += c[ST_SUMMARY_COUNT_BAR_ARRIVALS];
+	bt->serial += c[ST_SUMMARY_COUNT_BAR_RELEASED];
+	bt->passes += c[ST_SUMMARY_COUNT_BAR_ARRIVALS] + c[ST_SUMMARY_COUNT_BAR_RELEASED];
+	bt->released_others += c[ST_SUMMARY_COUNT_BAR_RELEASED_OTHERS];
+	bt->wait_ns += w ? w->d.sum : 0;
+}
+
+/* A once object: the thread that ran the routine is the one whose
+ * summary has the run (runs in flight: those not finished). The most
+ * callers asleep at once needs their order: not in a summary. */
+static void once_part(struct sa_model *m, struct sa_object *o, uint32_t ti, struct agg *a)
+{
+	struct sa_once *x = sa_model_typed(m, o, SA_OBJ_ONCE);
+	const uint64_t *c = a->c;
+	if (!x)
+		return;
+	x->runs += c[ST_SUMMARY_COUNT_ONCE_RUNS];
+	x->completed += c[ST_SUMMARY_COUNT_ONCE_COMPLETED];
+	x->cancelled += c[ST_SUMMARY_COUNT_ONCE_CANCELLED];
+	x->waits += c[ST_SUMMARY_COUNT_ONCE_WAITS];
+	x->summarized += c[ST_SUMMARY_COUNT_ONCE_WAITS];
+	x->waited += c[ST_SUMMARY_COUNT_ONCE_WAITED];
+	x->woken += c[ST_SUMMARY_COUNT_ONCE_WOKEN];
+	if (c[ST_SUMMARY_COUNT_ONCE_ROUTINE_MAX])
+		x->routine = c[ST_SUMMARY_COUNT_ONCE_ROUTINE_MAX];
+	if (c[ST_SUMMARY_COUNT_ONCE_COMPLETED]) {
+		x->runner = m->threads[ti].vtid;
+		x->run_done_ns = c[ST_SUMMARY_COUNT_ONCE_DONE_NS];
+	}
+	if (c[ST_SUMMARY_COUNT_ONCE_CANCELLED])
+		x->cancelled_runner = m->threads[ti].vtid;
+	x->running = x->runs > x->completed + x->cancelled;
+	merge(m, &x->run, a, ST_SUMMARY_HIST_ONCE_RUN);
+	merge(m, &x->wait, a, ST_SUMMARY_HIST_ONCE_WAIT);
+}
+
+static void spinlock_part(struct sa_model *m, struct sa_object *o, struct agg *a)
+{
+	struct sa_spinlock *x = sa_model_typed(m, o, SA_OBJ_SPINLOCK);
+	if (!x)
+		return;
+	x->contended += a->c[ST_SUMMARY_COUNT_SL_CONTENDED];
+	merge(m, &x->spin_ns, a, ST_SUMMARY_HIST_SPINLOCK_SPIN);
+	merge(m, &x->iterations, a, ST_SUMMARY_HIST_SPINLOCK_ITER);
+}
+
 static void futex_spin_part(struct sa_model *m, struct sa_object *o, struct sa_thread *t,
 			    struct agg *a)
 {
@@ -375,6 +450,12 @@ static void summary_event(struct sa_model *m, const struct sa_event *e)
 		sem_part(m, o, t, &a);
 	else if (type == SA_OBJ_RWLOCK)
 		rwlock_part(m, o, &a);
+	else if (type == SA_OBJ_BARRIER)
+		barrier_part(m, o, ti, &a);
+	else if (type == SA_OBJ_ONCE)
+		once_part(m, o, ti, &a);
+	else if (type == SA_OBJ_SPINLOCK)
+		spinlock_part(m, o, &a);
 	else if (type != SA_OBJ_UNKNOWN && !sa_model_typed(m, o, type))
 		m->malformed++;
 	o = &m->objs[oi]; /* (the calls above may grow the arrays) */

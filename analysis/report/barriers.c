@@ -2,6 +2,7 @@
  * waiting for the last arriver), barriers.threads (who made whom wait),
  * once.objects (who ran the routine, how long, who waited, cancelled
  * runs). Tables only when the trace has such objects (schema 1.2). */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "sa_report_util.h"
@@ -121,6 +122,9 @@ static void barriers(const struct sa_model *m, const struct sa_report_opts *o,
 			break;
 		uint64_t nserial;
 		int64_t top = top_serial(b, &nserial);
+		/* Pairing a waiter's arrival with another's release needs their
+		 * events: none when every departure is a summary's. */
+		int paired = b->summarized < b->departures || !b->departures;
 		sa_set_i(&c[BA_VPID], m->procs[ob->proc].vpid);
 		sa_cell_str(&c[BA_PROCNAME], sa_proc_name(m, ob->proc));
 		sa_set_u(&c[BA_ADDRESS], ob->addr);
@@ -142,12 +146,16 @@ static void barriers(const struct sa_model *m, const struct sa_report_opts *o,
 				sa_set_f(&c[BA_TOP_SERIAL_SHARE], (double)bt->serial / (double)b->rounds);
 			if (b->rounds >= 2 && 2 * bt->serial > b->rounds && verdicts < 5) {
 				verdicts++;
+				char others[64] = "";
+				if (paired)
+					snprintf(others, sizeof(others), "; the others waited %.3f ms for it",
+						 (double)bt->made_wait_ns / 1e6);
 				sa_table_note(t, "barrier 0x%llx: thread %d (%s) arrived last in %llu "
-					      "of %llu rounds; the others waited %.3f ms for it",
+					      "of %llu rounds%s",
 					      (unsigned long long)ob->addr, (int)m->threads[bt->ti].vtid,
 					      m->threads[bt->ti].procname,
 					      (unsigned long long)bt->serial,
-					      (unsigned long long)b->rounds, (double)bt->made_wait_ns / 1e6);
+					      (unsigned long long)b->rounds, others);
 			}
 		}
 		sa_set_u(&c[BA_WAIT_TOTAL_NS], b->wait.sum);
@@ -157,7 +165,8 @@ static void barriers(const struct sa_model *m, const struct sa_report_opts *o,
 			sa_set_u(&c[BA_WAIT_P99_NS], sa_dist_pct(&b->wait, 0.99));
 			sa_set_u(&c[BA_WAIT_MAX_NS], b->wait.max);
 		}
-		sa_set_u(&c[BA_WAIT_LAST_TOTAL_NS], b->wait_last.sum);
+		if (paired)
+			sa_set_u(&c[BA_WAIT_LAST_TOTAL_NS], b->wait_last.sum);
 		if (b->wait_last.n) {
 			sa_set_u(&c[BA_WAIT_LAST_MEAN_NS], mean(&b->wait_last));
 			sa_set_u(&c[BA_WAIT_LAST_MAX_NS], b->wait_last.max);
@@ -196,8 +205,10 @@ static void barriers(const struct sa_model *m, const struct sa_report_opts *o,
 				sa_set_f(&d[BT_SERIAL_SHARE], (double)bt->serial / (double)bt->passes);
 			sa_set_u(&d[BT_RELEASED_OTHERS], bt->released_others);
 			sa_set_u(&d[BT_WAIT_NS], bt->wait_ns);
-			sa_set_u(&d[BT_WAIT_LAST_NS], bt->wait_last_ns);
-			sa_set_u(&d[BT_MADE_WAIT_NS], bt->made_wait_ns);
+			if (paired) {
+				sa_set_u(&d[BT_WAIT_LAST_NS], bt->wait_last_ns);
+				sa_set_u(&d[BT_MADE_WAIT_NS], bt->made_wait_ns);
+			}
 		}
 		free(tr);
 	}
@@ -299,7 +310,8 @@ static void onces(const struct sa_model *m, const struct sa_report_opts *o, stru
 			sa_set_i(&c[ON_CANCELLED_RUNNER], x->cancelled_runner);
 		sa_set_u(&c[ON_RUN_TOTAL_NS], x->run.sum);
 		sa_set_u(&c[ON_WAITS], x->waits);
-		sa_set_u(&c[ON_MAX_WAITING], x->max_sleeping);
+		if (x->summarized < x->waits || !x->waits) /* (a summary's waits have no order) */
+			sa_set_u(&c[ON_MAX_WAITING], x->max_sleeping);
 		sa_set_u(&c[ON_WAIT_TOTAL_NS], x->wait.sum);
 		if (x->wait.n) {
 			sa_set_u(&c[ON_WAIT_MEAN_NS], x->wait.sum / x->wait.n);

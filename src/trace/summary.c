@@ -784,6 +784,95 @@ void st_summary_rwlock_trylock_failed(const void *obj, const void *caller, int w
 	e->c[ST_SUMMARY_COUNT_RW_TRYLOCK_FAILED_READ + (write != 0)]++;
 }
 
+/* ---- barriers, once, spinlocks (analysis/model/{barrier,once,spinlock}.c) --
+ * All per thread: the serial thread is the one whose wait released the
+ * round, so "who arrived last" needs no other thread's events. */
+
+#define FAMILY_ENTRY(family, obj, caller)                                       \
+	struct st_sum_entry *e = begin(obj, ST_SUMMARY_FAMILY_##family, 1, caller); \
+	if (!e)                                                                 \
+		return
+
+static uint64_t pos(int64_t v)
+{
+	return v > 0 ? (uint64_t)v : 0;
+}
+
+void st_summary_barrier_arrival(const void *obj, const void *caller, int round, int arrived,
+				int count)
+{
+	(void)round, (void)arrived;
+	FAMILY_ENTRY(BARRIER, obj, caller);
+	e->c[ST_SUMMARY_COUNT_BAR_ARRIVALS]++;
+	put_max(&e->c[ST_SUMMARY_COUNT_BAR_COUNT_MAX], pos(count));
+}
+
+void st_summary_barrier_released(const void *obj, const void *caller, int round, int count,
+				 int woken)
+{
+	(void)round;
+	FAMILY_ENTRY(BARRIER, obj, caller);
+	e->c[ST_SUMMARY_COUNT_BAR_RELEASED]++;
+	e->c[ST_SUMMARY_COUNT_BAR_RELEASED_OTHERS] += pos((int64_t)count - 1);
+	e->c[ST_SUMMARY_COUNT_BAR_WOKEN] += pos(woken);
+	put_max(&e->c[ST_SUMMARY_COUNT_BAR_COUNT_MAX], pos(count));
+}
+
+void st_summary_barrier_departure(const void *obj, const void *caller, int round,
+				  uint64_t wait_ns)
+{
+	(void)round;
+	FAMILY_ENTRY(BARRIER, obj, caller);
+	e->c[ST_SUMMARY_COUNT_BAR_DEPARTURES]++;
+	hist_add(e, ST_SUMMARY_HIST_BARRIER_WAIT, wait_ns);
+	ledger(e, ST_SUMMARY_HIST_LEDGER_BARRIER, wait_ns, 0, 0);
+}
+
+void st_summary_once_run(const void *obj, const void *caller, const void *routine)
+{
+	FAMILY_ENTRY(ONCE, obj, caller);
+	e->c[ST_SUMMARY_COUNT_ONCE_RUNS]++;
+	put_max(&e->c[ST_SUMMARY_COUNT_ONCE_ROUTINE_MAX], (uint64_t)(uintptr_t)routine);
+}
+
+void st_summary_once_finished(const void *obj, const void *caller, int cancelled, int woken,
+			      uint64_t run_ns)
+{
+	FAMILY_ENTRY(ONCE, obj, caller);
+	if (cancelled) {
+		e->c[ST_SUMMARY_COUNT_ONCE_CANCELLED]++;
+	} else {
+		e->c[ST_SUMMARY_COUNT_ONCE_COMPLETED]++;
+		e->c[ST_SUMMARY_COUNT_ONCE_DONE_NS] += run_ns;
+	}
+	e->c[ST_SUMMARY_COUNT_ONCE_WOKEN] += pos(woken);
+	hist_add(e, ST_SUMMARY_HIST_ONCE_RUN, run_ns);
+}
+
+void st_summary_once_wait(const void *obj, const void *caller)
+{
+	FAMILY_ENTRY(ONCE, obj, caller);
+	e->c[ST_SUMMARY_COUNT_ONCE_WAITS]++;
+}
+
+void st_summary_once_waited(const void *obj, const void *caller, uint64_t wait_ns)
+{
+	FAMILY_ENTRY(ONCE, obj, caller);
+	e->c[ST_SUMMARY_COUNT_ONCE_WAITED]++;
+	hist_add(e, ST_SUMMARY_HIST_ONCE_WAIT, wait_ns);
+	ledger(e, ST_SUMMARY_HIST_LEDGER_ONCE, wait_ns, 0, 0);
+}
+
+void st_summary_spinlock_contended(const void *obj, const void *caller, int iterations,
+				   uint64_t spin_ns)
+{
+	FAMILY_ENTRY(SPINLOCK, obj, caller);
+	e->c[ST_SUMMARY_COUNT_SL_CONTENDED]++;
+	hist_add(e, ST_SUMMARY_HIST_SPINLOCK_SPIN, spin_ns);
+	hist_add(e, ST_SUMMARY_HIST_SPINLOCK_ITER, pos(iterations));
+	ledger(e, ST_SUMMARY_HIST_LEDGER_SPINLOCK, spin_ns, 0, 0);
+}
+
 /* ---- flushes ------------------------------------------------------------- */
 
 void st_summary_flush(int reason)

@@ -72,6 +72,14 @@
 #define ST_SUM_TAKES_rwlock_readers_drained ~, 1
 #define ST_SUM_TAKES_rwlock_timeout ~, 1
 #define ST_SUM_TAKES_rwlock_trylock_failed ~, 1
+#define ST_SUM_TAKES_barrier_arrival ~, 1
+#define ST_SUM_TAKES_barrier_released ~, 1
+#define ST_SUM_TAKES_barrier_departure ~, 1
+#define ST_SUM_TAKES_once_run ~, 1
+#define ST_SUM_TAKES_once_finished ~, 1
+#define ST_SUM_TAKES_once_wait ~, 1
+#define ST_SUM_TAKES_once_waited ~, 1
+#define ST_SUM_TAKES_spinlock_contended ~, 1
 /* Emitted, not noted: the summary's own events. */
 #define ST_SUM_TAKES_summary_object ~, 2
 #define ST_SUM_TAKES_summary_flushed ~, 2
@@ -140,6 +148,19 @@ void st_summary_rwlock_timeout(const void *obj, const void *caller, int write, i
 			       uint64_t wait_ns);
 void st_summary_rwlock_trylock_failed(const void *obj, const void *caller, int write,
 				      int result, int readers, int writer);
+void st_summary_barrier_arrival(const void *obj, const void *caller, int round, int arrived,
+				int count);
+void st_summary_barrier_released(const void *obj, const void *caller, int round, int count,
+				 int woken);
+void st_summary_barrier_departure(const void *obj, const void *caller, int round,
+				  uint64_t wait_ns);
+void st_summary_once_run(const void *obj, const void *caller, const void *routine);
+void st_summary_once_finished(const void *obj, const void *caller, int cancelled, int woken,
+			      uint64_t run_ns);
+void st_summary_once_wait(const void *obj, const void *caller);
+void st_summary_once_waited(const void *obj, const void *caller, uint64_t wait_ns);
+void st_summary_spinlock_contended(const void *obj, const void *caller, int iterations,
+				   uint64_t spin_ns);
 
 /* An event emitted at the summary level (not taken), about `first` (its
  * first argument: the object, for the families' events); life: 1 for an

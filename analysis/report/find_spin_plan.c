@@ -33,8 +33,10 @@ void sa_findings_spin_plan(struct sa_fb *f)
 	char a[32], b[32], c1[32], c2[32], c3[32];
 	sa_spin_verdict(f->m, &v);
 	sa_spin_replay_eval(f->m, NULL, NULL, &ev);
-	/* Nothing spun, nothing to change, no warning: nothing to say. */
-	if (v.code == SA_SPIN_NO_LOOPS && (!ev.waits || (ev.rec == SA_SR_DEFAULT && !ev.overloaded)))
+	/* Nothing spun, nothing to change (the default, or the setting it ran
+	 * with), no warning: nothing to say. */
+	if (v.code == SA_SPIN_NO_LOOPS &&
+	    (!ev.waits || ((ev.rec == SA_SR_DEFAULT || (int)ev.rec == ev.recorded) && !ev.overloaded)))
 		return;
 	struct sa_cell *c = sa_finding_row(f, "spin");
 	if (!c)

@@ -83,7 +83,7 @@ attempt() {
 	fi
 	# After each start, that thread's next event: the config.
 	bad=$(awk '$1 == "synctrace_meta:start" { want[$2] = 1; next }
-		want[$2] { if ($0 !~ /^synctrace_meta:config [0-9]+ sem_max_mode = 3, sem_max = 7, all_mutexes_spin = 0, threshold_ns = 0$/) print; want[$2] = 0 }
+		want[$2] { if ($0 !~ /^synctrace_meta:config [0-9]+ sem_max_mode = 3, sem_max = 7, all_mutexes_spin = 1, threshold_ns = 0$/) print; want[$2] = 0 }
 		END { for (t in want) if (want[t]) print "thread " t ": no event after meta:start" }' "$dir/events")
 	[ -z "$bad" ] || { echo "late_session: FAIL: meta:start not followed by meta:config (3, 7): $bad" >&2; fails=1; }
 	"$report" --format json "$dir/trace" >"$dir/r.json" 2>"$dir/r.err" ||

@@ -25,7 +25,11 @@ exp_overhead() {
 		"barrier, 2 threads|rounds_per_s|bench_barrier_roundtrip 2 $d"
 		"LIFO malloc/free, 4 thr|ops_per_s|bench_lifo 4 $d"
 	)
-	local w=() s
+	# ST_OVERHEAD_ROWS (a regex) keeps the rows whose label matches, and
+	# skips the start cost and the callgrind counts
+	local w=() s keep=() rows=${ST_OVERHEAD_ROWS:-}
+	for s in "${spec[@]}"; do [[ ${s%%|*} =~ ${rows:-.} ]] && keep+=("$s"); done
+	spec=("${keep[@]}")
 	for s in "${spec[@]}"; do w+=("${s%%|*}|${s#*|*|}"); done
 	# traced runs pay lttng-ust's start-up (about a second each): fewer repeats
 	local reps_all=$reps
@@ -50,9 +54,11 @@ exp_overhead() {
 	say "  (events/s: transitions in the trace, a batched record counted as one, over the workload's own run time; trace B/s: the trace's bytes on disk over the same time)"
 	awk -F'\t' '$2 != "glibc" {print $1 "\t" $2 "\t" $7 "\t" $8 "\t" $9}' "$tmp/oh.sum" |
 		REFLINE=1 chart overhead bar "Tracing overhead: throughput relative to glibc (paired median, min-max; 1 = glibc)" "" "ratio to glibc"
-	overhead_floor
-	overhead_start
-	overhead_instructions
+	if [ -z "$rows" ]; then
+		overhead_floor
+		overhead_start
+		overhead_instructions
+	fi
 	reps=$reps_all
 }
 

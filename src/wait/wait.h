@@ -15,7 +15,7 @@
  *   full  spin the whole budget whatever the sleepers
  * By default no spin while the machine is crowded (crowd.h, st_spin_crowd
  * in config.h: an explicit strategy spins anyway), but a mutex's lock spin
- * (st_spin_lock). */
+ * (st_spin_lock) and a semaphore's hand-off spin (sem/wait.c). */
 #ifndef ST_WAIT_H
 #define ST_WAIT_H
 
@@ -189,16 +189,24 @@ static inline int st_spin_adaptive(const void *obj, volatile int *waiters,
 	return outcome;
 }
 
-/* A hand-off spin, for the adaptive budget kept in *misses. Returns an
- * st_spin_outcome. */
+/* A hand-off spin, for the adaptive budget kept in *misses, gated (1) by
+ * the crowd hint or not (0). Returns an st_spin_outcome. */
+static inline int st_spin_handoff_gated(const void *obj, volatile int *waiters,
+					int (*try_acquire)(void *), void *ctx,
+					volatile int *misses, int *iterations, int gated)
+{
+	int outcome = st_spin_gated(obj, waiters, try_acquire, ctx,
+				    st_spin_handoff_budget(misses), iterations, gated);
+	st_spin_handoff_done(misses, outcome);
+	return outcome;
+}
+
+/* The same, gated. */
 static inline int st_spin_handoff(const void *obj, volatile int *waiters,
 				  int (*try_acquire)(void *), void *ctx,
 				  volatile int *misses, int *iterations)
 {
-	int outcome = st_spin_for(obj, waiters, try_acquire, ctx,
-				  st_spin_handoff_budget(misses), iterations);
-	st_spin_handoff_done(misses, outcome);
-	return outcome;
+	return st_spin_handoff_gated(obj, waiters, try_acquire, ctx, misses, iterations, 1);
 }
 
 /* A lock's spin (mutex, rwlock) of budget pauses, adapted by the calling

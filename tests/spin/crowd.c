@@ -174,6 +174,17 @@ static void lock_spin_streak(void)
 	tries = 0;
 	CHECK_EQ(st_spin_lock(0, 0, never, 0, 100, &it, 0), ST_SPIN_OUTCOME_NOT);
 	CHECK_EQ(tries, 0);
+	/* a semaphore's hand-off spin (not gated) spins while crowded; the
+	 * gated one (barriers, st_spin_handoff) does not try */
+	int misses = 0;
+	tries = 0;
+	CHECK_EQ(st_spin_handoff_gated(0, 0, acquire_third, 0, &misses, &it, 0),
+		 ST_SPIN_OUTCOME_ACQUIRED);
+	CHECK_EQ(tries, 3);
+	tries = 0;
+	CHECK_EQ(st_spin_handoff(0, 0, acquire_third, 0, &misses, &it), ST_SPIN_OUTCOME_NOT);
+	CHECK_EQ(tries, 0);
+	CHECK_EQ(misses, 0);
 	st_crowd.crowded = 0;
 }
 

@@ -90,9 +90,11 @@ int st_crowd_resample(struct st_crowd *c, uint64_t now, st_crowd_sampler sample)
 	int runnable, online = st_load_relaxed(&c->cpus), allowed;
 	if (sample(&runnable, &online, &allowed) < 0) {
 		st_store_relaxed(&c->crowded, 0); /* unknown: spin, as before */
+		st_store_relaxed(&c->lone, 0);
 		return 0;
 	}
 	st_store_relaxed(&c->cpus, online);
+	st_store_relaxed(&c->lone, allowed == 1);
 	int v = st_crowd_verdict(runnable, online, allowed);
 	st_store_relaxed(&c->crowded, v);
 	return v;

@@ -22,6 +22,9 @@
  *            claims a sample by a CAS of due to now + ST_CROWD_SAMPLE_NS,
  *            so one thread samples per interval
  *   crowded  the verdict: 0 spin, 1 do not
+ *   lone     the last sample found the process allowed one CPU only: no
+ *            spin can end while its thread runs, so even the spins the
+ *            crowd does not stop (wait.h, st_spin_lock) stop then
  *   cpus     online CPUs (read once; 0 until the first sample)
  *
  * The decisions are pure functions of (state, now, sample) so that they
@@ -39,6 +42,7 @@
 struct st_crowd {
 	volatile uint64_t due;
 	volatile int crowded;
+	volatile int lone;
 	volatile int cpus;
 };
 

@@ -51,7 +51,8 @@ static inline int st_spin_gated(const void *obj, volatile int *waiters,
 	if (mode == ST_SPIN_MODE_NONE || limit <= 0)
 		return ST_SPIN_OUTCOME_NOT;
 	/* Not while the one we wait for is likely queued behind us. */
-	if (st_spin_crowd && (c0 = st_crowd_now()) && gated && st_crowded(c0))
+	if (st_spin_crowd && st_crowded(c0 = st_crowd_now()) &&
+	    (gated || st_load_relaxed(&st_crowd.lone)))
 		return ST_SPIN_OUTCOME_NOT;
 	if (limit > INT_MAX - ST_SPIN_GAP_MAX) /* i may pass limit by a gap */
 		limit = INT_MAX - ST_SPIN_GAP_MAX;

@@ -78,6 +78,13 @@ static void samples_once_per_interval(void)
 	CHECK_EQ(st_crowd_check(&c, t + 3 * ST_CROWD_SAMPLE_NS, fake_sample), 0);
 	CHECK_EQ(samples, 4);
 	fake_fails = 0;
+	/* allowed one CPU: crowded and lone; two again: neither */
+	fake_runnable = 1, fake_allowed = 1;
+	CHECK_EQ(st_crowd_check(&c, t + 4 * ST_CROWD_SAMPLE_NS, fake_sample), 1);
+	CHECK_EQ(c.lone, 1);
+	fake_allowed = 2;
+	CHECK_EQ(st_crowd_check(&c, t + 5 * ST_CROWD_SAMPLE_NS, fake_sample), 0);
+	CHECK_EQ(c.lone, 0);
 }
 
 /* A spin that ran out over more than a tick was descheduled: crowded
@@ -174,6 +181,13 @@ static void lock_spin_streak(void)
 	tries = 0;
 	CHECK_EQ(st_spin_lock(0, 0, never, 0, 100, &it, 0), ST_SPIN_OUTCOME_NOT);
 	CHECK_EQ(tries, 0);
+	/* allowed one CPU (lone): not even the ungated spin tries */
+	st_tls.lock_misses = 0;
+	st_crowd.lone = 1;
+	CHECK_EQ(st_spin_lock(0, 0, acquire_third, 0, 100, &it, 0), ST_SPIN_OUTCOME_NOT);
+	CHECK_EQ(tries, 0);
+	CHECK_EQ(st_tls.lock_misses, 0);
+	st_crowd.lone = 0;
 	/* a semaphore's hand-off spin (not gated) spins while crowded; the
 	 * gated one (barriers, st_spin_handoff) does not try */
 	int misses = 0;

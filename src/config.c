@@ -81,7 +81,7 @@ void st_config_load(void)
 	}
 	if ((s = getenv("SYNCTRACE_SPIN_MUTEXES")) && *s) {
 		if (!strcmp(s, "all") || !strcmp(s, "adaptive"))
-			st_spin_all_mutexes = s[0] == 'a' && s[1] == 'l';
+			st_spin_all_mutexes = !strcmp(s, "all");
 		else
 			fprintf(stderr, "synctrace: SYNCTRACE_SPIN_MUTEXES=%s is not all or "
 					"adaptive; keeping all\n", s);

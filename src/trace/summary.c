@@ -364,22 +364,31 @@ static void put_max(uint64_t *slot, uint64_t v)
 		*slot = v;
 }
 
+/* The entry of obj in family's aggregates, or return (no table). */
+#define FAMILY_ENTRY(family, obj, caller)                                       \
+	struct st_sum_entry *e = begin(obj, ST_SUMMARY_FAMILY_##family, 1, caller); \
+	if (!e)                                                                 \
+		return
+
+/* A count an event gives as int, negative for "none": 0 then. */
+static uint64_t pos(int64_t v)
+{
+	return v > 0 ? (uint64_t)v : 0;
+}
+
 void st_summary_mutex_requested(const void *obj, const void *caller, int owner, int waiters)
 {
-	(void)caller, (void)owner, (void)waiters;
-	struct st_sum_entry *e = begin(obj, ST_SUMMARY_FAMILY_MUTEX, 1, caller);
-	if (e)
-		e->c[ST_SUMMARY_COUNT_MUTEX_REQUESTED]++;
+	(void)owner, (void)waiters;
+	FAMILY_ENTRY(MUTEX, obj, caller);
+	e->c[ST_SUMMARY_COUNT_MUTEX_REQUESTED]++;
 }
 
 void st_summary_mutex_acquired(const void *obj, const void *caller, int how, int spins,
 			       int sleeps, uint64_t wait_ns, uint64_t acquisitions,
 			       uint32_t contended)
 {
-	(void)caller, (void)spins, (void)sleeps;
-	struct st_sum_entry *e = begin(obj, ST_SUMMARY_FAMILY_MUTEX, 1, caller);
-	if (!e)
-		return;
+	(void)spins, (void)sleeps;
+	FAMILY_ENTRY(MUTEX, obj, caller);
 	e->c[ST_SUMMARY_COUNT_MUTEX_ACQUIRED]++;
 	e->c[how == ST_MUTEX_HOW_SPIN	     ? ST_SUMMARY_COUNT_MUTEX_HOW_SPIN
 	     : how == ST_MUTEX_HOW_SLEEP     ? ST_SUMMARY_COUNT_MUTEX_HOW_SLEEP
@@ -399,10 +408,8 @@ void st_summary_mutex_acquired(const void *obj, const void *caller, int how, int
 void st_summary_mutex_released(const void *obj, const void *caller, int waiters, int woken,
 			       uint64_t acquisitions, uint64_t acq_ts, int acq_how)
 {
-	(void)caller, (void)waiters, (void)acq_ts, (void)acq_how;
-	struct st_sum_entry *e = begin(obj, ST_SUMMARY_FAMILY_MUTEX, 1, caller);
-	if (!e)
-		return;
+	(void)waiters, (void)acq_ts, (void)acq_how;
+	FAMILY_ENTRY(MUTEX, obj, caller);
 	e->c[ST_SUMMARY_COUNT_MUTEX_RELEASES]++;
 	put_max(&e->c[ST_SUMMARY_COUNT_MUTEX_ACQ_MAX], acquisitions);
 	if (woken >= 0) {
@@ -414,18 +421,15 @@ void st_summary_mutex_released(const void *obj, const void *caller, int waiters,
 void st_summary_mutex_trylock_failed(const void *obj, const void *caller, int result,
 				     int owner)
 {
-	(void)caller, (void)result, (void)owner;
-	struct st_sum_entry *e = begin(obj, ST_SUMMARY_FAMILY_MUTEX, 1, caller);
-	if (e)
-		e->c[ST_SUMMARY_COUNT_MUTEX_TRYLOCK_FAILED]++;
+	(void)result, (void)owner;
+	FAMILY_ENTRY(MUTEX, obj, caller);
+	e->c[ST_SUMMARY_COUNT_MUTEX_TRYLOCK_FAILED]++;
 }
 
 void st_summary_mutex_timeout(const void *obj, const void *caller, int sleeps, uint64_t wait_ns)
 {
-	(void)caller, (void)sleeps;
-	struct st_sum_entry *e = begin(obj, ST_SUMMARY_FAMILY_MUTEX, 1, caller);
-	if (!e)
-		return;
+	(void)sleeps;
+	FAMILY_ENTRY(MUTEX, obj, caller);
 	e->c[ST_SUMMARY_COUNT_MUTEX_TIMEOUTS]++;
 	e->c[ST_SUMMARY_COUNT_MUTEX_TIMEOUT_NS] += wait_ns;
 	ledger(e, ST_SUMMARY_HIST_LEDGER_MUTEX, wait_ns, 1, 0);
@@ -477,7 +481,7 @@ void st_summary_futex_wake(const void *obj, const void *uaddr, int requested, in
 	else
 		e->c[ST_SUMMARY_COUNT_FX_WOKEN] += (uint64_t)woken;
 	if (requested > 1)
-		hist_add(e, ST_SUMMARY_HIST_FUTEX_HERD, woken > 0 ? (uint64_t)woken : 0);
+		hist_add(e, ST_SUMMARY_HIST_FUTEX_HERD, pos(woken));
 }
 
 void st_summary_futex_requeue(const void *obj, const void *uaddr, const void *uaddr2,
@@ -508,7 +512,7 @@ void st_summary_spin_loop(const void *obj, int iterations, int outcome, int mode
 	e->c[ST_SUMMARY_COUNT_SP_NS] += spin_ns;
 	if (mode >= 0 && mode < 31)
 		e->c[ST_SUMMARY_COUNT_SP_MODES] |= 1u << mode;
-	hist_add(e, ST_SUMMARY_HIST_SPIN_ITER, iterations > 0 ? (uint64_t)iterations : 0);
+	hist_add(e, ST_SUMMARY_HIST_SPIN_ITER, pos(iterations));
 }
 
 void st_summary_saw(const void *first, int life)
@@ -527,11 +531,6 @@ void st_summary_saw(const void *first, int life)
 
 /* ---- condvars (analysis/model/cond.c) ---------------------------------- */
 
-#define COND_ENTRY(cond, caller)                                               \
-	struct st_sum_entry *e = begin(cond, ST_SUMMARY_FAMILY_COND, 1, caller); \
-	if (!e)                                                                \
-		return
-
 void st_summary_cond_enqueued(const void *cond, const void *caller, const void *mutex,
 			      const void *node, int clock, int timed, int64_t abs_sec,
 			      int64_t abs_nsec, int queued, uint64_t mutex_acq)
@@ -540,7 +539,7 @@ void st_summary_cond_enqueued(const void *cond, const void *caller, const void *
 	 * the contention and full levels. */
 	(void)mutex, (void)node, (void)clock, (void)abs_sec, (void)abs_nsec, (void)queued;
 	(void)mutex_acq;
-	COND_ENTRY(cond, caller);
+	FAMILY_ENTRY(COND, cond, caller);
 	e->c[ST_SUMMARY_COUNT_COND_WAITS]++;
 	e->c[ST_SUMMARY_COUNT_COND_TIMED_WAITS] += timed != 0;
 }
@@ -550,13 +549,13 @@ void st_summary_cond_enqueued(const void *cond, const void *caller, const void *
 void st_summary_cond_signaled(const void *cond, const void *caller, const void *node, int order)
 {
 	(void)node, (void)order;
-	COND_ENTRY(cond, caller);
+	FAMILY_ENTRY(COND, cond, caller);
 }
 
 void st_summary_cond_leaving(const void *cond, const void *node, int reason)
 {
 	(void)node;
-	COND_ENTRY(cond, 0);
+	FAMILY_ENTRY(COND, cond, 0);
 	e->c[ST_SUMMARY_COUNT_COND_LEAVING]++;
 	e->c[ST_SUMMARY_COUNT_COND_LEAVING_TIMEOUT] += reason == ST_COND_WOKE_TIMEDOUT;
 	e->c[ST_SUMMARY_COUNT_COND_LEAVING_CANCEL] += reason == ST_COND_WOKE_CANCELLED;
@@ -566,21 +565,21 @@ void st_summary_cond_met_leaving(const void *cond, const void *caller, const voi
 				 int refs)
 {
 	(void)node, (void)refs;
-	COND_ENTRY(cond, caller);
+	FAMILY_ENTRY(COND, cond, caller);
 	e->c[ST_SUMMARY_COUNT_COND_MET_LEAVING]++;
 }
 
 void st_summary_cond_ref_wait_begin(const void *cond, const void *caller, int refs)
 {
 	(void)refs;
-	COND_ENTRY(cond, caller);
+	FAMILY_ENTRY(COND, cond, caller);
 }
 
 void st_summary_cond_ref_wait_end(const void *cond, const void *caller, int refs,
 				  uint64_t waited_ns)
 {
 	(void)refs;
-	COND_ENTRY(cond, caller);
+	FAMILY_ENTRY(COND, cond, caller);
 	e->c[ST_SUMMARY_COUNT_COND_REF_WAITS]++;
 	e->c[ST_SUMMARY_COUNT_COND_REF_WAIT_NS] += waited_ns;
 }
@@ -589,7 +588,7 @@ void st_summary_cond_handoff(const void *cond, const void *from, const void *to,
 			     int result)
 {
 	(void)from, (void)to, (void)result;
-	COND_ENTRY(cond, 0);
+	FAMILY_ENTRY(COND, cond, 0);
 	e->c[how == ST_COND_RELEASE_REQUEUED ? ST_SUMMARY_COUNT_COND_HANDOFF_REQUEUE
 					     : ST_SUMMARY_COUNT_COND_HANDOFF_WAKE]++;
 }
@@ -598,10 +597,10 @@ void st_summary_cond_woke(const void *cond, const void *node, int how, int spuri
 			  uint64_t wait_ns)
 {
 	(void)node;
-	COND_ENTRY(cond, 0);
+	FAMILY_ENTRY(COND, cond, 0);
 	if (how >= 0 && how < ST_COND_WOKE_N)
 		e->c[ST_SUMMARY_COUNT_COND_WOKE_SIGNALED + how]++;
-	e->c[ST_SUMMARY_COUNT_COND_SPURIOUS] += spurious > 0 ? (uint64_t)spurious : 0;
+	e->c[ST_SUMMARY_COUNT_COND_SPURIOUS] += pos(spurious);
 	hist_add(e, ST_SUMMARY_HIST_COND_WAIT, wait_ns);
 	ledger(e, ST_SUMMARY_HIST_LEDGER_COND, wait_ns, how != ST_COND_WOKE_SIGNALED, 0);
 	st_sum_mine->in_relock = 1;
@@ -612,7 +611,7 @@ void st_summary_cond_relocked(const void *cond, const void *mutex, const void *n
 			      int contended, int result, uint64_t relock_ns, uint64_t mutex_acq)
 {
 	(void)node, (void)mutex_acq; /* futile wakes: the report's (wake ledger), not aggregated */
-	COND_ENTRY(cond, 0);
+	FAMILY_ENTRY(COND, cond, 0);
 	e->c[ST_SUMMARY_COUNT_COND_RELOCKED]++;
 	e->c[ST_SUMMARY_COUNT_COND_RELOCK_CONTENDED] += contended != 0;
 	e->c[ST_SUMMARY_COUNT_COND_RELOCK_NS] += relock_ns;
@@ -628,8 +627,8 @@ void st_summary_cond_signal(const void *cond, const void *caller, int broadcast,
 			    int leaving, const void *first, int first_how)
 {
 	(void)leaving, (void)first, (void)first_how;
-	COND_ENTRY(cond, caller);
-	uint64_t n = moved > 0 ? (uint64_t)moved : 0;
+	FAMILY_ENTRY(COND, cond, caller);
+	uint64_t n = pos(moved);
 	if (broadcast) {
 		e->c[ST_SUMMARY_COUNT_COND_BROADCASTS]++;
 		hist_add(e, ST_SUMMARY_HIST_COND_HERD, n);
@@ -641,16 +640,11 @@ void st_summary_cond_signal(const void *cond, const void *caller, int broadcast,
 
 /* ---- semaphores (analysis/model/sem.c) ---------------------------------- */
 
-#define SEM_ENTRY(obj, caller)                                                 \
-	struct st_sum_entry *e = begin(obj, ST_SUMMARY_FAMILY_SEM, 1, caller); \
-	if (!e)                                                                \
-		return
-
 void st_summary_sem_post(const void *obj, const void *caller, int result, int value,
 			 int nwaiters, int woken)
 {
 	(void)value, (void)nwaiters;
-	SEM_ENTRY(obj, caller);
+	FAMILY_ENTRY(SEM, obj, caller);
 	e->c[ST_SUMMARY_COUNT_SEM_POSTS]++;
 	e->c[ST_SUMMARY_COUNT_SEM_OVERFLOWS] += result == E_OVERFLOW;
 	if (woken >= 0) {
@@ -662,14 +656,14 @@ void st_summary_sem_post(const void *obj, const void *caller, int result, int va
 void st_summary_sem_wait_begin(const void *obj, const void *caller, int value, int nwaiters)
 {
 	(void)value, (void)nwaiters;
-	SEM_ENTRY(obj, caller);
+	FAMILY_ENTRY(SEM, obj, caller);
 	e->c[ST_SUMMARY_COUNT_SEM_WAIT_BEGINS]++;
 }
 
 void st_summary_sem_sleep(const void *obj, const void *caller, int nwaiters)
 {
 	(void)nwaiters;
-	SEM_ENTRY(obj, caller);
+	FAMILY_ENTRY(SEM, obj, caller);
 	e->c[ST_SUMMARY_COUNT_SEM_SLEEPS]++;
 }
 
@@ -677,7 +671,7 @@ void st_summary_sem_acquired(const void *obj, const void *caller, int how, int s
 			     int sleeps, uint64_t wait_ns)
 {
 	(void)spins, (void)sleeps;
-	SEM_ENTRY(obj, caller);
+	FAMILY_ENTRY(SEM, obj, caller);
 	e->c[ST_SUMMARY_COUNT_SEM_ACQUIRED]++;
 	if (how >= 0 && how < ST_SEM_HOW_N)
 		e->c[ST_SUMMARY_COUNT_SEM_HOW_FAST + how]++;
@@ -691,7 +685,7 @@ void st_summary_sem_timeout(const void *obj, const void *caller, int result, int
 			    uint64_t wait_ns)
 {
 	(void)sleeps;
-	SEM_ENTRY(obj, caller);
+	FAMILY_ENTRY(SEM, obj, caller);
 	e->c[result == E_INTR ? ST_SUMMARY_COUNT_SEM_INTERRUPTED : ST_SUMMARY_COUNT_SEM_TIMEOUTS]++;
 	e->c[ST_SUMMARY_COUNT_SEM_TIMEOUT_NS] += wait_ns;
 	ledger(e, ST_SUMMARY_HIST_LEDGER_SEM, wait_ns, 1, 0);
@@ -700,22 +694,17 @@ void st_summary_sem_timeout(const void *obj, const void *caller, int result, int
 void st_summary_sem_trywait_failed(const void *obj, const void *caller, int nwaiters)
 {
 	(void)nwaiters;
-	SEM_ENTRY(obj, caller);
+	FAMILY_ENTRY(SEM, obj, caller);
 	e->c[ST_SUMMARY_COUNT_SEM_TRYWAIT_FAILED]++;
 }
 
 /* ---- rwlocks (analysis/model/rwlock.c); side: 0 read, 1 write ---------- */
 
-#define RW_ENTRY(obj, caller)                                                    \
-	struct st_sum_entry *e = begin(obj, ST_SUMMARY_FAMILY_RWLOCK, 1, caller); \
-	if (!e)                                                                  \
-		return
-
 void st_summary_rwlock_requested(const void *obj, const void *caller, int write, int readers,
 				 int writer, int writers_waiting)
 {
 	(void)readers, (void)writer, (void)writers_waiting;
-	RW_ENTRY(obj, caller);
+	FAMILY_ENTRY(RWLOCK, obj, caller);
 	e->c[ST_SUMMARY_COUNT_RW_REQUESTED_READ + (write != 0)]++;
 }
 
@@ -723,7 +712,7 @@ void st_summary_rwlock_acquired(const void *obj, const void *caller, int write, 
 				int readers, int spins, int sleeps, uint64_t wait_ns)
 {
 	(void)readers, (void)spins, (void)sleeps;
-	RW_ENTRY(obj, caller);
+	FAMILY_ENTRY(RWLOCK, obj, caller);
 	int side = write != 0;
 	e->c[ST_SUMMARY_COUNT_RW_ACQUIRED_READ + side]++;
 	if (how >= 0 && how < ST_RWLOCK_HOW_N)
@@ -740,7 +729,7 @@ void st_summary_rwlock_released(const void *obj, const void *caller, int write, 
 				int sleepers, int woken)
 {
 	(void)write, (void)readers_left, (void)sleepers;
-	RW_ENTRY(obj, caller);
+	FAMILY_ENTRY(RWLOCK, obj, caller);
 	e->c[ST_SUMMARY_COUNT_RW_RELEASES]++;
 	if (woken >= 0) {
 		e->c[ST_SUMMARY_COUNT_RW_RELEASE_WAKES]++;
@@ -752,7 +741,7 @@ void st_summary_rwlock_writer_waiting(const void *obj, const void *caller, int r
 				      int writers_waiting)
 {
 	(void)readers, (void)writers_waiting;
-	RW_ENTRY(obj, caller);
+	FAMILY_ENTRY(RWLOCK, obj, caller);
 	e->c[ST_SUMMARY_COUNT_RW_WRITER_WAITS]++;
 }
 
@@ -760,7 +749,7 @@ void st_summary_rwlock_readers_drained(const void *obj, const void *caller, int 
 				       int woken)
 {
 	(void)sleepers;
-	RW_ENTRY(obj, caller);
+	FAMILY_ENTRY(RWLOCK, obj, caller);
 	e->c[ST_SUMMARY_COUNT_RW_DRAINED]++;
 	e->c[ST_SUMMARY_COUNT_RW_DRAINED_WASTED] += woken == 0;
 }
@@ -769,7 +758,7 @@ void st_summary_rwlock_timeout(const void *obj, const void *caller, int write, i
 			       uint64_t wait_ns)
 {
 	(void)sleeps;
-	RW_ENTRY(obj, caller);
+	FAMILY_ENTRY(RWLOCK, obj, caller);
 	e->c[ST_SUMMARY_COUNT_RW_TIMEOUTS_READ + (write != 0)]++;
 	e->c[ST_SUMMARY_COUNT_RW_TIMEOUT_NS] += wait_ns;
 	ledger(e, write ? ST_SUMMARY_HIST_LEDGER_RWLOCK_WRITE : ST_SUMMARY_HIST_LEDGER_RWLOCK_READ,
@@ -780,23 +769,13 @@ void st_summary_rwlock_trylock_failed(const void *obj, const void *caller, int w
 				      int result, int readers, int writer)
 {
 	(void)result, (void)readers, (void)writer;
-	RW_ENTRY(obj, caller);
+	FAMILY_ENTRY(RWLOCK, obj, caller);
 	e->c[ST_SUMMARY_COUNT_RW_TRYLOCK_FAILED_READ + (write != 0)]++;
 }
 
 /* ---- barriers, once, spinlocks (analysis/model/{barrier,once,spinlock}.c) --
  * All per thread: the serial thread is the one whose wait released the
  * round, so "who arrived last" needs no other thread's events. */
-
-#define FAMILY_ENTRY(family, obj, caller)                                       \
-	struct st_sum_entry *e = begin(obj, ST_SUMMARY_FAMILY_##family, 1, caller); \
-	if (!e)                                                                 \
-		return
-
-static uint64_t pos(int64_t v)
-{
-	return v > 0 ? (uint64_t)v : 0;
-}
 
 void st_summary_barrier_arrival(const void *obj, const void *caller, int round, int arrived,
 				int count)

@@ -148,14 +148,17 @@ static inline int st_spin_adaptive_budget(volatile int *misses, int budget, int 
 	return budget;
 }
 
+/* A hand-off wait's full budget: ST_SPIN_HANDOFF times SYNCTRACE_SPIN's. */
+static inline int st_spin_handoff_limit(void)
+{
+	return st_spin_limit > INT_MAX / ST_SPIN_HANDOFF ? INT_MAX
+							 : st_spin_limit * ST_SPIN_HANDOFF;
+}
+
 /* The budget for this hand-off wait, 0 to sleep at once. */
 static inline int st_spin_handoff_budget(volatile int *misses)
 {
-	return st_spin_adaptive_budget(misses,
-				       st_spin_limit > INT_MAX / ST_SPIN_HANDOFF
-					       ? INT_MAX
-					       : st_spin_limit * ST_SPIN_HANDOFF,
-				       ST_SPIN_MISSES);
+	return st_spin_adaptive_budget(misses, st_spin_handoff_limit(), ST_SPIN_MISSES);
 }
 
 /* Account a spin's outcome in the hint *misses (max as above). */
@@ -177,17 +180,25 @@ static inline void st_spin_handoff_done(volatile int *misses, int outcome)
 }
 
 /* A spin of budget pauses (0: none), adapted by the streak in the hint
- * *misses (max as above), which it then accounts. Returns an
- * st_spin_outcome. */
+ * *misses (max as above), which it then accounts; gated (1) by the crowd
+ * hint or not (0). Returns an st_spin_outcome. */
+static inline int st_spin_streak(const void *obj, volatile int *waiters,
+				 int (*try_acquire)(void *), void *ctx, volatile int *misses,
+				 int budget, int max, int *iterations, int gated)
+{
+	int outcome = st_spin_gated(obj, waiters, try_acquire, ctx,
+				    budget ? st_spin_adaptive_budget(misses, budget, max) : 0,
+				    iterations, gated);
+	st_spin_adaptive_done(misses, outcome, max);
+	return outcome;
+}
+
+/* The same, gated. */
 static inline int st_spin_adaptive(const void *obj, volatile int *waiters,
 				   int (*try_acquire)(void *), void *ctx, volatile int *misses,
 				   int budget, int max, int *iterations)
 {
-	int outcome = st_spin_for(obj, waiters, try_acquire, ctx,
-				  budget ? st_spin_adaptive_budget(misses, budget, max) : 0,
-				  iterations);
-	st_spin_adaptive_done(misses, outcome, max);
-	return outcome;
+	return st_spin_streak(obj, waiters, try_acquire, ctx, misses, budget, max, iterations, 1);
 }
 
 /* A hand-off spin, for the adaptive budget kept in *misses, gated (1) by
@@ -196,10 +207,8 @@ static inline int st_spin_handoff_gated(const void *obj, volatile int *waiters,
 					int (*try_acquire)(void *), void *ctx,
 					volatile int *misses, int *iterations, int gated)
 {
-	int outcome = st_spin_gated(obj, waiters, try_acquire, ctx,
-				    st_spin_handoff_budget(misses), iterations, gated);
-	st_spin_handoff_done(misses, outcome);
-	return outcome;
+	return st_spin_streak(obj, waiters, try_acquire, ctx, misses, st_spin_handoff_limit(),
+			      ST_SPIN_MISSES, iterations, gated);
 }
 
 /* The same, gated. */
@@ -226,12 +235,8 @@ static inline int st_spin_lock(const void *obj, volatile int *waiters,
 			       int (*try_acquire)(void *), void *ctx, int budget,
 			       int *iterations, int gated)
 {
-	volatile int *misses = &st_tls.lock_misses;
-	int outcome = st_spin_gated(obj, waiters, try_acquire, ctx,
-				    budget ? st_spin_adaptive_budget(misses, budget, ST_RELOCK_MISSES) : 0,
-				    iterations, gated);
-	st_spin_adaptive_done(misses, outcome, ST_RELOCK_MISSES);
-	return outcome;
+	return st_spin_streak(obj, waiters, try_acquire, ctx, &st_tls.lock_misses, budget,
+			      ST_RELOCK_MISSES, iterations, gated);
 }
 
 /* Sleep until *addr != val (or timeout: ETIMEDOUT; a signal: EINTR when

@@ -1,15 +1,22 @@
 /* Threads that wait mostly on a condvar with timeouts: N_THREADS
  * "sleeper" threads each make N timed waits of TIMEOUT_MS on `idle_cv`
  * that nobody signals (all N time out), then one wait that main signals.
- * usage: condtimeouts [N]
+ * usage: condtimeouts [N [turns]]
  * The report must show per thread N + 1 condvar waits, N timeouts, and
- * the condvar on top of the ranking with N_THREADS * N timeouts. */
+ * the condvar on top of the ranking with N_THREADS * N timeouts.
+ * With `turns`, each sleeper starts once the one before it is asleep in
+ * its last wait: their timeouts never meet on the condvar's own lock, so
+ * every count of the run is the same from run to run (tests/summary).
+ * Either way main signals only once both sleep in the kernel, never
+ * while one still spins. */
 
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,8 +25,24 @@
 
 pthread_mutex_t idle_lock = PTHREAD_MUTEX_INITIALIZER;
 pthread_cond_t idle_cv = PTHREAD_COND_INITIALIZER;
-static int N = 10, go, timeouts[N_THREADS];
-static atomic_int waiting;
+static int N = 10, go, turns, timeouts[N_THREADS];
+static atomic_int waiting, tids[N_THREADS];
+
+/* Whether thread TID sleeps (state S in /proc: in a futex wait, since
+ * it has nothing else left to block on). */
+static int asleep_in_kernel(int tid)
+{
+	char path[64], buf[256];
+	snprintf(path, sizeof path, "/proc/self/task/%d/stat", tid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	const char *end = strrchr(buf, ')'); /* the name may hold spaces */
+	return end && end[1] == ' ' && end[2] == 'S';
+}
 
 __attribute__((noinline)) static int wait_for_work(int timed)
 {
@@ -38,6 +61,10 @@ static void *sleeper(void *arg)
 {
 	int id = (int)(long)arg;
 	pthread_setname_np(pthread_self(), "sleeper");
+	atomic_store(&tids[id], (int)syscall(SYS_gettid));
+	while (turns && id > 0 &&
+	       (atomic_load(&waiting) < id || !asleep_in_kernel(atomic_load(&tids[id - 1]))))
+		usleep(100);
 	pthread_mutex_lock(&idle_lock);
 	for (int i = 0; i < N; i++)
 		if (wait_for_work(1) == ETIMEDOUT)
@@ -54,12 +81,17 @@ int main(int argc, char **argv)
 	pthread_t t[N_THREADS];
 	if (argc > 1)
 		N = atoi(argv[1]);
+	turns = argc > 2 && !strcmp(argv[2], "turns");
 	for (long i = 0; i < N_THREADS; i++)
 		if (pthread_create(&t[i], NULL, sleeper, (void *)i))
 			return 1;
-	/* Both are in (or about to enter) their last, untimed wait. */
+	/* Both are in (or about to enter) their last, untimed wait... */
 	while (atomic_load(&waiting) < N_THREADS)
 		usleep(100);
+	/* ...and asleep in it, past their spin. */
+	for (int i = 0; i < N_THREADS; i++)
+		while (!asleep_in_kernel(atomic_load(&tids[i])))
+			usleep(100);
 	pthread_mutex_lock(&idle_lock);
 	go = 1;
 	pthread_cond_broadcast(&idle_cv);

@@ -25,6 +25,7 @@ static int st_meta_repeat;
 #include <unistd.h>
 
 #include "batch.h"
+#include "modules.h"
 #include "st_batch.h"
 #include "st_probes.h"
 #include "shared.h"
@@ -105,7 +106,14 @@ static uint64_t st_new_nonce(void)
 	return n ? n : 1;
 }
 
-/* The pair's only call sites. */
+static void st_emit_module(const struct st_module *m, int first)
+{
+	lttng_ust_tracepoint(synctrace_meta, module, m->baddr, m->memsz, m->path, m->build_id,
+			     m->nbuild_id, first);
+}
+
+/* The pair's only call sites; then the loaded objects (modules.c), all of
+ * them each time: the repeat's list replaces what the first may have lost. */
 static void st_announce(int repeat)
 {
 	st_meta_repeat = repeat;
@@ -113,6 +121,57 @@ static void st_announce(int repeat)
 			     st_start_args[2], st_start_args[3], st_start_args[4]);
 	lttng_ust_tracepoint(synctrace_meta, config, st_config_args[0], st_config_args[1],
 			     st_config_args[2], st_config_threshold);
+	if (lttng_ust_tracepoint_enabled(synctrace_meta, module))
+		st_modules_each(1, st_emit_module);
+}
+
+/* After a dlopen that returned a handle: the objects it loaded, unless the
+ * process is not announced yet (its announcement will list them). A pair
+ * being emitted may have listed the objects before this load: wait for
+ * it, then emit what it did not. */
+static void st_dlopened(void)
+{
+	int cs, s;
+	if (!lttng_ust_tracepoint_enabled(synctrace_meta, module))
+		return;
+	while ((s = __atomic_load_n(&st_ann, __ATOMIC_ACQUIRE)) == ST_ANN_FIRST ||
+	       s == ST_ANN_REPEAT)
+		sched_yield();
+	if (s == ST_ANN_NONE)
+		return;
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cs);
+	st_modules_each(0, st_emit_module);
+	pthread_setcancelstate(cs, 0);
+}
+
+/* dlopen and dlmopen, preloaded with this library by `synctrace record`,
+ * which no longer preloads lttng-ust's dl helper: objects loaded after the
+ * announcement are emitted as they come. As with the helper, the real call
+ * sees this library as its caller, which matters only to a bare name
+ * looked up in the calling object's DT_RPATH or DT_RUNPATH. */
+typedef void *(*dlopen_fn)(const char *, int);
+typedef void *(*dlmopen_fn)(Lmid_t, const char *, int);
+
+__attribute__((visibility("default"))) void *dlopen(const char *file, int mode)
+{
+	static dlopen_fn real;
+	if (!real && !(real = (dlopen_fn)dlsym(RTLD_NEXT, "dlopen")))
+		return NULL;
+	void *h = real(file, mode);
+	if (h && file)
+		st_dlopened();
+	return h;
+}
+
+__attribute__((visibility("default"))) void *dlmopen(Lmid_t lmid, const char *file, int mode)
+{
+	static dlmopen_fn real;
+	if (!real && !(real = (dlmopen_fn)dlsym(RTLD_NEXT, "dlmopen")))
+		return NULL;
+	void *h = real(lmid, file, mode);
+	if (h && file)
+		st_dlopened();
+	return h;
 }
 
 /* Before an event (lazy = 1), or at registration (lazy = 0): emit what is
@@ -194,6 +253,7 @@ static void st_note_stop(int objects_flushed)
 static void st_forked_child(void)
 {
 	int s = __atomic_load_n(&st_ann, __ATOMIC_ACQUIRE);
+	st_modules_forked();
 	if (st_fork_helper) {
 		st_meta_nonce = st_new_nonce();
 		s = ST_ANN_NONE;
@@ -215,12 +275,16 @@ static void st_forked_child(void)
  * tests/cond/cancel_destroy.c, traced, cancels threads at that moment.
  *
  * Events whose fields are their arguments go to the thread's batch
- * (batch.c) when batching is on and the session records batches; the
- * others (strings, arrays, fields the probe adds: listed in st_single) are
- * emitted as they are, as is every event when batching is off. */
+ * (batch.c) when batching is on and the session records batches, whether
+ * or not their own tracepoints are enabled: `synctrace record` enables
+ * only the providers of the events written singly (session.c), since each
+ * enabled tracepoint costs every new process a round trip to the session
+ * daemon (~60 us: bench/README.md, start cost). The others (strings,
+ * arrays, fields the probe adds: listed in st_single) are emitted as they
+ * are, as is every event when batching is off, each if it is enabled. */
 static const unsigned char st_single[ST_EVI_N] = {
 	[ST_EVI_meta_start] = 1, [ST_EVI_meta_config] = 1, [ST_EVI_meta_stop] = 1,
-	[ST_EVI_meta_mapping] = 1, [ST_EVI_stack_frames] = 1, [ST_EVI_thread_name] = 1,
+	[ST_EVI_meta_mapping] = 1, [ST_EVI_meta_module] = 1, [ST_EVI_stack_frames] = 1, [ST_EVI_thread_name] = 1,
 	[ST_EVI_summary_object] = 1, [ST_EVI_batch_records] = 1,
 	/* The summary level's flush marks: rare, and written at exit or before a
 	 * kill, when a batch ring may never be written out. */
@@ -239,12 +303,13 @@ static void st_start_due(void)
 	static void st_fire_##fam##_##name(ST_DECL args)                          \
 	{                                                                         \
 		int cs;                                                           \
-		if (!lttng_ust_tracepoint_enabled(synctrace_##fam, name))         \
+		const int batch_ = !st_single[ST_EVI_##fam##_##name] && st_batch_on && \
+			lttng_ust_tracepoint_enabled(synctrace_batch, records);   \
+		if (!batch_ && !lttng_ust_tracepoint_enabled(synctrace_##fam, name)) \
 			return;                                                   \
 		if (__builtin_expect(st_ann != ST_ANN_DONE, 0))                   \
 			st_start_due();                                           \
-		if (!st_single[ST_EVI_##fam##_##name] && st_batch_on &&           \
-		    lttng_ust_tracepoint_enabled(synctrace_batch, records)) {     \
+		if (batch_) {                                                     \
 			const uint64_t w_[] = { ST_WORDS args };                  \
 			const uint32_t n_ = sizeof(w_) / sizeof(w_[0]);           \
 			uint64_t *p_ = st_batch_reserve(n_ + 2);                  \

@@ -98,6 +98,17 @@ static void on_module_event(struct sa_symbols *s, const struct sa_event *e, cons
 	}
 }
 
+/* synctrace_meta:module (format 3.7): one event for what the statedump
+ * says in three; first = 1 starts the process's list over, as its start. */
+static void on_module(struct sa_symbols *s, const struct sa_event *e)
+{
+	if (sa_ev_i(e, "first"))
+		on_module_event(s, e, "start");
+	on_module_event(s, e, "bin_info");
+	if (e->narr)
+		on_module_event(s, e, "build_id");
+}
+
 /* synctrace_meta:mapping: a shared mapping of the process. */
 static void on_mapping(struct sa_symbols *s, const struct sa_event *e)
 {
@@ -342,12 +353,14 @@ void sa_symbols_feed(struct sa_model *m, const struct sa_event *e)
 	int dl = !strncmp(name, "lttng_ust_dl:", 13);
 	int stack = !strncmp(name, "synctrace_stack:", 16);
 	if (!module && !dl && !stack) {
-		if (e->id == SA_EV_meta_mapping) {
+		if (e->id == SA_EV_meta_mapping || e->id == SA_EV_meta_module) {
 			struct sa_symbols *s = symbols_of(m);
-			if (s)
-				on_mapping(s, e);
-			else
+			if (!s)
 				m->oom = 1;
+			else if (e->id == SA_EV_meta_module)
+				on_module(s, e);
+			else
+				on_mapping(s, e);
 		} else if (!strncmp(name, "synctrace_", 10)) {
 			on_object_event(m, e, name);
 		}

@@ -33,7 +33,14 @@ expect "destroy: 10 acquisitions, 5 contended" 1 \
 	'synctrace_mutex:destroy:.*result = 0, acquisitions = 10, contended = 5 }'
 trace_has "contexts vpid, vtid, procname (and no ip)" "$T/trace" \
 	'synctrace_mutex:requested: .*vpid = [0-9]+, vtid = [0-9]+, procname = "[^"]*" }'
-trace_has "statedump recorded" "$T/trace" 'lttng_ust_statedump:bin_info'
+trace_has "the program among the loaded objects, first, with its build ID" "$T/trace" \
+	"synctrace_meta:module: .*path = \"[^\"]*/$(basename "$prog")\", _build_id_length = [1-9][0-9]*, build_id = .*first = 1 }"
+trace_has "libc among them" "$T/trace" 'synctrace_meta:module: .*path = "[^"]*/libc\.so\.6"'
+if trace_events "$T/trace" | grep -q 'lttng_ust_statedump:bin_info'; then
+	fail "lttng-ust's base-address statedump ran (the probes' list replaces it)"
+else
+	pass "no lttng-ust base-address statedump (the probes' list replaces it)"
+fi
 trace_has "SYNCTRACE_SPIN=none reached the program (spin_mode 0)" "$T/trace" \
 	'synctrace_meta:start: .*spin_mode = \( "NONE" : container = 0 \)'
 

@@ -29,6 +29,9 @@ while read -r fam ev; do
 	n=$((n + $(cat "$root/tracepoints/shared.c" 2>/dev/null | grep -cE "st_shr_orig\.${fam}_$ev\(")))
 	# synctrace_batch: the probes' batches of the others (tracepoints/batch.c).
 	n=$((n + $(cat "$root/tracepoints/probes.c" 2>/dev/null | grep -cE "\bst_fire_${fam}_$ev\(")))
+	# meta:module: the probes' list of loaded objects, with the announcement.
+	n=$((n + $(cat "$root/tracepoints/probes.c" 2>/dev/null |
+		grep -cE "lttng_ust_tracepoint\(synctrace_${fam}, ${ev},")))
 	if [ "$n" -eq 0 ]; then
 		echo "agree: synctrace_$fam:$ev is defined but never emitted" >&2
 		fail=1

@@ -77,7 +77,8 @@ box_y() { # the y of the first box whose title starts with $1
 	grep -F "<g class=\"fg\"><title>$1" "$out/dom.html" | head -1 |
 		sed -n 's/.*<svg x="[0-9.]*" y="\([0-9]*\)".*/\1/p'
 }
-yt=$(box_y 'cv &lt;waiter&gt;: ') yc=$(box_y 'cond 0x')
+# (the condvar named by its symbol: the probes list the loaded objects)
+yt=$(box_y 'cv &lt;waiter&gt;: ') yc=$(box_y 'cond cv: ')
 [ -n "$yt" ] && [ -n "$yc" ] && [ "$yc" -gt "$yt" ] ||
 	fail "flame graph: no box for thread 'cv <waiter>' (y '$yt') above its cond wait (y '$yc')"
 lanes=$(count lane)

@@ -1,7 +1,6 @@
 /* A library the loader (loader.c) dlopens after the process started, so
- * after lttng-ust's statedump: its lock is named only through the dl
- * helper's events (lttng_ust_dl:dlopen), which `synctrace record`
- * records by default. */
+ * after the announcement's list of loaded objects: its lock is named only
+ * through the meta:module event the probes' dlopen emits for it. */
 #include <pthread.h>
 #include <sys/syscall.h>
 #include <unistd.h>

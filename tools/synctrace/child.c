@@ -118,18 +118,24 @@ int child_check(const char *cmd)
 	return ST_EXIT_NOEXEC;
 }
 
-/* The child's environment: LD_PRELOAD appended to, settings set. */
+/* The child's environment: LD_PRELOAD appended to, settings set. The
+ * probes announce the loaded objects themselves (meta:module: no file
+ * opened), so neither lttng-ust's base-address statedump nor its dl
+ * helper runs: each opens every loaded object again, ~10 ms a process
+ * (bench/README.md, start cost). A setting of the user's is kept. */
 static int child_env(const struct record_opts *o, const char *lib, const char *tp)
 {
 	const char *old = getenv("LD_PRELOAD");
-	size_t n = (old ? strlen(old) : 0) + strlen(lib) + strlen(tp) + 2 * PATH_MAX + 8;
+	size_t n = (old ? strlen(old) : 0) + strlen(lib) + strlen(tp) + PATH_MAX + 8;
 	char *pre = malloc(n);
 	if (!pre)
 		return -1;
-	snprintf(pre, n, "%s%s%s %s %s %s", old && *old ? old : "", old && *old ? " " : "", lib, tp,
-		 ust_helper("fork"), ust_helper("dl"));
+	snprintf(pre, n, "%s%s%s %s %s", old && *old ? old : "", old && *old ? " " : "", lib, tp,
+		 ust_fork_helper());
 	int r = setenv("LD_PRELOAD", pre, 1);
 	free(pre);
+	if (!r)
+		r = setenv("LTTNG_UST_WITHOUT_BADDR_STATEDUMP", "1", 0);
 	if (!r && o->level)
 		r = setenv("SYNCTRACE_LEVEL", o->level, 1);
 	if (!r && o->spin)

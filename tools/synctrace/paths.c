@@ -94,11 +94,9 @@ int find_demo(char *path, size_t size)
 	return first_executable(c, path, size);
 }
 
-/* lttng-ust's helpers: the path found at configure time if it is still
- * there, else the soname for the dynamic linker to look up. */
-const char *ust_helper(const char *name)
+/* lttng-ust's fork helper: the path found at configure time if it is
+ * still there, else the soname for the dynamic linker to look up. */
+const char *ust_fork_helper(void)
 {
-	if (!strcmp(name, "fork"))
-		return exists(ST_UST_FORK_PATH, R_OK) ? ST_UST_FORK_PATH : "liblttng-ust-fork.so.1";
-	return exists(ST_UST_DL_PATH, R_OK) ? ST_UST_DL_PATH : "liblttng-ust-dl.so.1";
+	return exists(ST_UST_FORK_PATH, R_OK) ? ST_UST_FORK_PATH : "liblttng-ust-fork.so.1";
 }

@@ -1,12 +1,14 @@
 /* The tracing session, through liblttng-ctl: per-UID user-space buffers
  * (ST_BUFFER_DEFAULT a CPU, or --buffer-size: each new process maps them,
  * and the time that takes grows with their size; doc/design.md), with
- * --keep-last a ring of trace files per stream, synctrace's events and lttng-ust's statedump
- * (for symbolization), contexts vpid, vtid, procname. No ip context: it
+ * --keep-last a ring of trace files per stream, synctrace's events (the
+ * loaded objects among them, for symbolization: meta:module), contexts
+ * vpid, vtid, procname. No ip context: it
  * would be the probe's address in libsynctrace (each event carries the
  * program's call site as `caller`), at 15-35 ns per event. A live session
  * (top, record --relayd) sends the same to a relay daemon instead. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,9 +27,21 @@ static int failed(const char *what, const char *name, int ret)
 
 static int enable_events(struct lttng_handle *h, const char *name)
 {
-	static const char *const patterns[] = { "synctrace_*", "lttng_ust_statedump:*",
-						 "lttng_ust_dl:*" };
-	for (unsigned i = 0; i < sizeof(patterns) / sizeof(patterns[0]); i++) {
+	/* Batched, the transitions come inside synctrace_batch:records, which
+	 * records them whether or not their own tracepoints are enabled
+	 * (tracepoints/probes.c): only the providers of the events written
+	 * singly are enabled, as each enabled tracepoint costs every new
+	 * process a round trip to the session daemon at its start. The loaded
+	 * objects come as synctrace_meta:module (child.c). */
+	static const char *const batched[] = { "synctrace_meta:*", "synctrace_batch:*",
+					       "synctrace_summary:*", "synctrace_stack:*",
+					       "synctrace_thread:*" };
+	static const char *const all[] = { "synctrace_*" };
+	const char *b = getenv("SYNCTRACE_BATCH");
+	int off = b && !strcmp(b, "0");
+	const char *const *patterns = off ? all : batched;
+	unsigned n = off ? 1 : sizeof(batched) / sizeof(batched[0]);
+	for (unsigned i = 0; i < n; i++) {
 		struct lttng_event ev;
 		memset(&ev, 0, sizeof(ev));
 		ev.type = LTTNG_EVENT_TRACEPOINT;

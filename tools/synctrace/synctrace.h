@@ -82,7 +82,7 @@ const char *self_dir(void);                 /* the directory of this binary */
 int find_libraries(char *lib, char *tp, size_t size);
 int find_analyzer(char *path, size_t size);
 int find_demo(char *path, size_t size);
-const char *ust_helper(const char *name);   /* lttng-ust's fork/dl helper */
+const char *ust_fork_helper(void); /* lttng-ust's fork helper */
 
 /* outdir.c: make the trace folder; its absolute path into dir; *created
  * tells whether it is new (removed again if nothing is recorded). */

@@ -26,7 +26,14 @@ exp_overhead() {
 		"LIFO malloc/free, 4 thr|ops_per_s|bench_lifo 4 $d"
 	)
 	# ST_OVERHEAD_ROWS (a regex) keeps the rows whose label matches, and
-	# skips the start cost and the callgrind counts
+	# skips the start cost and the callgrind counts; ST_OVERHEAD_START=only
+	# measures the start cost alone
+	if [ "${ST_OVERHEAD_START:-}" = only ]; then
+		say ""
+		say "== (e) tracing overhead: the start cost only =="
+		overhead_start
+		return
+	fi
 	local w=() s keep=() rows=${ST_OVERHEAD_ROWS:-}
 	for s in "${spec[@]}"; do [[ ${s%%|*} =~ ${rows:-.} ]] && keep+=("$s"); done
 	spec=("${keep[@]}")
@@ -64,27 +71,35 @@ exp_overhead() {
 
 # The start cost: N short processes (/bin/true from one shell) recorded
 # by `synctrace record` against the same loop untraced, paired by repeat;
-# and `synctrace record -- true` as a whole.
+# and `synctrace record -- true` as a whole. The added cost per process
+# is also given as a slope, from N and 3N processes, without record's own
+# fixed cost (session set-up and stop) spread over the N.
 overhead_start() {
 	[ "$have_session" = 1 ] || return 0
-	local st=$build/tools/synctrace n=${ST_START_PROCESSES:-20} r a b c
+	local st=$build/tools/synctrace n=${ST_START_PROCESSES:-20} r a b c d e f
 	[ -x "$st" ] || return 0
 	local loop="i=0; while [ \$i -lt $n ]; do /bin/true; i=\$((i + 1)); done"
+	local loop3="i=0; while [ \$i -lt $((3 * n)) ]; do /bin/true; i=\$((i + 1)); done"
 	: >"$tmp/start.tsv"
 	for ((r = 0; r < reps; r++)); do
 		a=$(date +%s%N); sh -c "$loop"; b=$(date +%s%N)
 		rm -rf "$tmp/st"; "$st" record -q -o "$tmp/st" -- sh -c "$loop" >/dev/null 2>&1; c=$(date +%s%N)
-		rm -rf "$tmp/st"; "$st" record -q -o "$tmp/st" -- true >/dev/null 2>&1
-		printf '%s\t%s\t%s\n' $(((b - a) / 1000)) $(((c - b) / 1000)) $((($(date +%s%N) - c) / 1000)) >>"$tmp/start.tsv"
+		rm -rf "$tmp/st"; "$st" record -q -o "$tmp/st" -- true >/dev/null 2>&1; d=$(date +%s%N)
+		sh -c "$loop3"; e=$(date +%s%N)
+		rm -rf "$tmp/st"; "$st" record -q -o "$tmp/st" -- sh -c "$loop3" >/dev/null 2>&1; f=$(date +%s%N)
+		printf '%s\t%s\t%s\t%s\t%s\n' $(((b - a) / 1000)) $(((c - b) / 1000)) $(((d - c) / 1000)) \
+			$(((e - d) / 1000)) $(((f - e) / 1000)) >>"$tmp/start.tsv"
 	done
 	rm -rf "$tmp/st"
 	say ""
 	say "  start cost: $n short processes (/bin/true) in one recording vs untraced, and 'synctrace record -- true' (median [min-max] of $reps):"
-	awk -F'\t' -v n="$n" '{u[NR] = $1 / 1000; t[NR] = $2 / 1000; p[NR] = ($2 - $1) / 1000 / n; w[NR] = $3 / 1000}
+	awk -F'\t' -v n="$n" '{u[NR] = $1 / 1000; t[NR] = $2 / 1000; p[NR] = ($2 - $1) / 1000 / n; w[NR] = $3 / 1000
+			s[NR] = (($5 - $2) - ($4 - $1)) / 1000 / (2 * n)}
 		function med(a, k,   i, j, x) {for (i = 2; i <= k; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) {x = a[j]; a[j] = a[j - 1]; a[j - 1] = x}
 			return sprintf("%.1f [%.1f-%.1f]", a[int((k + 1) / 2)], a[1], a[k])}
 		END {printf "    untraced loop ms %s, recorded loop ms %s, added per process ms %s, record -- true ms %s\n", med(u, NR), med(t, NR), med(p, NR), med(w, NR)
-			printf "{\"workload\": \"start cost\", \"processes\": %d, \"added_ms_per_process\": \"%s\", \"record_true_ms\": \"%s\"}\n", n, med(p, NR), med(w, NR) > "/dev/stderr"}' \
+			printf "    added per process, slope from %d and %d processes (record'"'"'s fixed cost left out) ms %s\n", n, 3 * n, med(s, NR)
+			printf "{\"workload\": \"start cost\", \"processes\": %d, \"added_ms_per_process\": \"%s\", \"added_ms_per_process_slope\": \"%s\", \"record_true_ms\": \"%s\"}\n", n, med(p, NR), med(s, NR), med(w, NR) > "/dev/stderr"}' \
 		"$tmp/start.tsv" 2>>"$tmp/overhead.extra" | tee -a "$out/raw/start.txt"
 }
 

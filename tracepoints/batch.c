@@ -45,8 +45,6 @@
 
 #include "st_batch.h"
 
-/* probes.c: fire synctrace_batch:records. */
-void st_batch_emit(int tid, const uint64_t *words, unsigned n);
 
 int st_batch_on;
 int64_t st_batch_threshold_ns;

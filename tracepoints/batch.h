@@ -41,6 +41,9 @@ extern int st_batch_slow_due; /* stopped, or a forked child's flusher is due */
 extern const uint32_t *const st_ev_hash;
 
 uint64_t *st_batch_reserve_slow(uint32_t need);
+/* Writes records of thread tid as one synctrace_batch:records event
+ * (probes.c). */
+void st_batch_emit(int tid, const uint64_t *words, unsigned n);
 void st_batch_write_out(struct st_batch *b);
 
 /* A record's time: the clock LTTng stamps events with. */

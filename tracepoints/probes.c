@@ -327,6 +327,19 @@ static void st_start_due(void)
 						w_[st_batch_wait_slot[ST_EVI_##fam##_##name] - 1]); \
 				return;                                           \
 			}                                                         \
+			if (!lttng_ust_tracepoint_enabled(synctrace_##fam, name)) { \
+				/* no ring (the thread ended, the process stops, \
+				 * no memory) and no tracepoint of its own: this \
+				 * record alone, as a batch */                    \
+				uint64_t one_[sizeof(w_) / sizeof(w_[0]) + 2];    \
+				one_[0] = ST_BATCH_HEAD(st_ev_hash[ST_EVI_##fam##_##name], n_); \
+				one_[1] = (uint64_t)st_batch_now();               \
+				memcpy(one_ + 2, w_, sizeof(w_));                 \
+				pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cs); \
+				st_batch_emit((int)gettid(), one_, n_ + 2);       \
+				pthread_setcancelstate(cs, 0);                    \
+				return;                                           \
+			}                                                         \
 		}                                                                 \
 		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cs);              \
 		lttng_ust_do_tracepoint(synctrace_##fam, name, ST_NAMES args);    \

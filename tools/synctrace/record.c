@@ -30,7 +30,7 @@ static void help(void)
 	      "                        discarded (and counted in the report)\n"
 	      "      --stacks          record call stacks at first use and on contended\n"
 	      "                        paths (SYNCTRACE_STACKS=1; the report names call sites)\n"
-	      "      --buffer-size SIZE  channel buffer per CPU (default 2M; each process\n"
+	      "      --buffer-size SIZE  channel buffer per CPU (default 8M; each process\n"
 	      "                        maps it: larger costs every process more to start)\n"
 	      "      --max-size SIZE   stop recording when the trace reaches SIZE (64M, 1G);\n"
 	      "                        the command runs on, untraced, and the report says so\n"

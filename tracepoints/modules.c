@@ -22,7 +22,10 @@
 
 #include "modules.h"
 
+#ifndef ST_MODULES_MAX /* objects a pass copies; a test sets fewer */
 #define ST_MODULES_MAX 1024
+#endif
+#define ST_MODULES_SEEN 4096 /* objects the emitted set holds */
 
 static struct st_module st_mod_list[ST_MODULES_MAX];
 static char st_mod_paths[ST_MODULES_MAX][ST_MODULE_PATH_MAX];
@@ -31,7 +34,7 @@ static unsigned st_mod_n, st_mod_dropped;
  * last full list. */
 static struct {
 	uint64_t baddr, hash;
-} st_mod_seen[ST_MODULES_MAX];
+} st_mod_seen[ST_MODULES_SEEN];
 static unsigned st_mod_nseen;
 static volatile int st_mod_busy;
 
@@ -63,10 +66,18 @@ static unsigned build_id_of(const struct dl_phdr_info *info, uint8_t *out)
 	return 0;
 }
 
+/* One pass over the dynamic linker's list: the objects from the skip-th
+ * on, as many as the copy holds. */
+struct pass {
+	unsigned skip, index;
+};
+
 static int collect_one(struct dl_phdr_info *info, size_t size, void *data)
 {
+	struct pass *p = data;
 	(void)size;
-	(void)data;
+	if (p->index++ < p->skip)
+		return 0;
 	uint64_t lo = UINT64_MAX, hi = 0, first = UINT64_MAX;
 	for (int i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
@@ -124,27 +135,35 @@ int st_modules_each(int all, void (*emit)(const struct st_module *, int first))
 {
 	while (__atomic_exchange_n(&st_mod_busy, 1, __ATOMIC_ACQUIRE))
 		sched_yield();
-	st_mod_n = st_mod_dropped = 0;
-	dl_iterate_phdr(collect_one, NULL);
 	if (all)
 		st_mod_nseen = 0;
 	int first = all, n = 0;
-	for (unsigned i = 0; i < st_mod_n; i++) {
-		const struct st_module *m = &st_mod_list[i];
-		uint64_t h = path_hash(m->path);
-		if (!all && seen(m->baddr, h))
-			continue;
-		emit(m, first);
-		first = 0;
-		n++;
-		if (st_mod_nseen < ST_MODULES_MAX) {
-			st_mod_seen[st_mod_nseen].baddr = m->baddr;
-			st_mod_seen[st_mod_nseen++].hash = h;
+	/* More objects than the copy holds: as many passes as it takes (the
+	 * list may change between them; what is emitted twice, analyzers
+	 * take again, and beyond the emitted set's room an object is
+	 * emitted again after each dlopen). */
+	for (unsigned skip = 0;; skip += ST_MODULES_MAX) {
+		struct pass p = { skip, 0 };
+		st_mod_n = st_mod_dropped = 0;
+		dl_iterate_phdr(collect_one, &p);
+		for (unsigned i = 0; i < st_mod_n; i++) {
+			const struct st_module *m = &st_mod_list[i];
+			uint64_t h = path_hash(m->path);
+			if (!all && seen(m->baddr, h))
+				continue;
+			emit(m, first);
+			first = 0;
+			n++;
+			if (st_mod_nseen < ST_MODULES_SEEN) {
+				st_mod_seen[st_mod_nseen].baddr = m->baddr;
+				st_mod_seen[st_mod_nseen++].hash = h;
+			}
 		}
+		if (!st_mod_dropped)
+			break;
 	}
-	int dropped = st_mod_dropped;
 	__atomic_store_n(&st_mod_busy, 0, __ATOMIC_RELEASE);
-	return dropped ? -1 : n;
+	return n;
 }
 
 void st_modules_forked(void)

@@ -17,8 +17,7 @@ struct st_module {
 /* Calls emit for each loaded object: all of them (all = 1: the first with
  * first = 1, and the emitted set starts over), or those not emitted yet.
  * Not on a primitive's path: it takes the dynamic linker's lock. Returns
- * how many were emitted, -1 if there were more than it keeps (1024: the
- * list is then short). */
+ * how many were emitted. */
 int st_modules_each(int all, void (*emit)(const struct st_module *m, int first));
 
 /* In a child of fork(), before its first event. */

@@ -154,9 +154,13 @@ typedef void *(*dlmopen_fn)(Lmid_t, const char *, int);
 
 __attribute__((visibility("default"))) void *dlopen(const char *file, int mode)
 {
-	static dlopen_fn real;
-	if (!real && !(real = (dlopen_fn)dlsym(RTLD_NEXT, "dlopen")))
-		return NULL;
+	static dlopen_fn next; /* the same value whoever sets it first */
+	dlopen_fn real = __atomic_load_n(&next, __ATOMIC_RELAXED);
+	if (!real) {
+		if (!(real = (dlopen_fn)dlsym(RTLD_NEXT, "dlopen")))
+			return NULL;
+		__atomic_store_n(&next, real, __ATOMIC_RELAXED);
+	}
 	void *h = real(file, mode);
 	if (h && file)
 		st_dlopened();
@@ -165,9 +169,13 @@ __attribute__((visibility("default"))) void *dlopen(const char *file, int mode)
 
 __attribute__((visibility("default"))) void *dlmopen(Lmid_t lmid, const char *file, int mode)
 {
-	static dlmopen_fn real;
-	if (!real && !(real = (dlmopen_fn)dlsym(RTLD_NEXT, "dlmopen")))
-		return NULL;
+	static dlmopen_fn next;
+	dlmopen_fn real = __atomic_load_n(&next, __ATOMIC_RELAXED);
+	if (!real) {
+		if (!(real = (dlmopen_fn)dlsym(RTLD_NEXT, "dlmopen")))
+			return NULL;
+		__atomic_store_n(&next, real, __ATOMIC_RELAXED);
+	}
 	void *h = real(lmid, file, mode);
 	if (h && file)
 		st_dlopened();

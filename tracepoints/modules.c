@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "modules.h"
+#include "st_batch.h"
 
 #ifndef ST_MODULES_MAX /* objects a pass copies; a test sets fewer */
 #define ST_MODULES_MAX 1024
@@ -29,11 +30,13 @@
 
 static struct st_module st_mod_list[ST_MODULES_MAX];
 static char st_mod_paths[ST_MODULES_MAX][ST_MODULE_PATH_MAX];
-static unsigned st_mod_n, st_mod_dropped;
+static unsigned st_mod_n;
+static int st_mod_more; /* the pass left objects out: another one is due */
 /* The emitted set: base and path hash of each object emitted since the
  * last full list. */
 static struct {
-	uint64_t baddr, hash;
+	uint64_t baddr;
+	uint32_t hash;
 } st_mod_seen[ST_MODULES_SEEN];
 static unsigned st_mod_nseen;
 static volatile int st_mod_busy;
@@ -78,22 +81,20 @@ static int collect_one(struct dl_phdr_info *info, size_t size, void *data)
 	(void)size;
 	if (p->index++ < p->skip)
 		return 0;
-	uint64_t lo = UINT64_MAX, hi = 0, first = UINT64_MAX;
+	/* PT_LOAD entries come in ascending p_vaddr order (the ELF rule). */
+	uint64_t lo = UINT64_MAX, hi = 0;
 	for (int i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 		if (ph->p_type != PT_LOAD)
 			continue;
-		if (first == UINT64_MAX)
-			first = ph->p_vaddr;
-		if (ph->p_vaddr < lo)
+		if (lo == UINT64_MAX)
 			lo = ph->p_vaddr;
-		if (ph->p_vaddr + ph->p_memsz > hi)
-			hi = ph->p_vaddr + ph->p_memsz;
+		hi = ph->p_vaddr + ph->p_memsz;
 	}
-	if (first == UINT64_MAX)
+	if (lo == UINT64_MAX)
 		return 0;
 	if (st_mod_n == ST_MODULES_MAX) {
-		st_mod_dropped++;
+		st_mod_more = 1;
 		return 0;
 	}
 	struct st_module *m = &st_mod_list[st_mod_n];
@@ -108,22 +109,14 @@ static int collect_one(struct dl_phdr_info *info, size_t size, void *data)
 		path[k] = 0;
 	}
 	m->path = path;
-	m->baddr = info->dlpi_addr + first; /* as lttng-ust's statedump gives baddr */
+	m->baddr = info->dlpi_addr + lo; /* as lttng-ust's statedump gives baddr */
 	m->memsz = hi - lo;
 	m->nbuild_id = build_id_of(info, m->build_id);
 	st_mod_n++;
 	return 0;
 }
 
-static uint64_t path_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
-}
-
-static int seen(uint64_t baddr, uint64_t hash)
+static int seen(uint64_t baddr, uint32_t hash)
 {
 	for (unsigned i = 0; i < st_mod_nseen; i++)
 		if (st_mod_seen[i].baddr == baddr && st_mod_seen[i].hash == hash)
@@ -144,11 +137,11 @@ int st_modules_each(int all, void (*emit)(const struct st_module *, int first))
 	 * emitted again after each dlopen). */
 	for (unsigned skip = 0;; skip += ST_MODULES_MAX) {
 		struct pass p = { skip, 0 };
-		st_mod_n = st_mod_dropped = 0;
+		st_mod_n = 0, st_mod_more = 0;
 		dl_iterate_phdr(collect_one, &p);
 		for (unsigned i = 0; i < st_mod_n; i++) {
 			const struct st_module *m = &st_mod_list[i];
-			uint64_t h = path_hash(m->path);
+			uint32_t h = st_batch_hash(m->path);
 			if (!all && seen(m->baddr, h))
 				continue;
 			emit(m, first);
@@ -159,7 +152,7 @@ int st_modules_each(int all, void (*emit)(const struct st_module *, int first))
 				st_mod_seen[st_mod_nseen++].hash = h;
 			}
 		}
-		if (!st_mod_dropped)
+		if (!st_mod_more)
 			break;
 	}
 	__atomic_store_n(&st_mod_busy, 0, __ATOMIC_RELEASE);

@@ -152,16 +152,21 @@ static void st_dlopened(void)
 typedef void *(*dlopen_fn)(const char *, int);
 typedef void *(*dlmopen_fn)(Lmid_t, const char *, int);
 
+/* The next definition of `name` (libc's), looked up once into *slot (the
+ * same value whichever thread stores it). */
+static void *st_next(void **slot, const char *name)
+{
+	void *f = __atomic_load_n(slot, __ATOMIC_RELAXED);
+	if (!f && (f = dlsym(RTLD_NEXT, name)))
+		__atomic_store_n(slot, f, __ATOMIC_RELAXED);
+	return f;
+}
+
 __attribute__((visibility("default"))) void *dlopen(const char *file, int mode)
 {
-	static dlopen_fn next; /* the same value whoever sets it first */
-	dlopen_fn real = __atomic_load_n(&next, __ATOMIC_RELAXED);
-	if (!real) {
-		if (!(real = (dlopen_fn)dlsym(RTLD_NEXT, "dlopen")))
-			return NULL;
-		__atomic_store_n(&next, real, __ATOMIC_RELAXED);
-	}
-	void *h = real(file, mode);
+	static void *next;
+	dlopen_fn real = (dlopen_fn)st_next(&next, "dlopen");
+	void *h = real ? real(file, mode) : NULL;
 	if (h && file)
 		st_dlopened();
 	return h;
@@ -169,14 +174,9 @@ __attribute__((visibility("default"))) void *dlopen(const char *file, int mode)
 
 __attribute__((visibility("default"))) void *dlmopen(Lmid_t lmid, const char *file, int mode)
 {
-	static dlmopen_fn next;
-	dlmopen_fn real = __atomic_load_n(&next, __ATOMIC_RELAXED);
-	if (!real) {
-		if (!(real = (dlmopen_fn)dlsym(RTLD_NEXT, "dlmopen")))
-			return NULL;
-		__atomic_store_n(&next, real, __ATOMIC_RELAXED);
-	}
-	void *h = real(lmid, file, mode);
+	static void *next;
+	dlmopen_fn real = (dlmopen_fn)st_next(&next, "dlmopen");
+	void *h = real ? real(lmid, file, mode) : NULL;
 	if (h && file)
 		st_dlopened();
 	return h;
@@ -292,7 +292,8 @@ static void st_forked_child(void)
  * are, as is every event when batching is off, each if it is enabled. */
 static const unsigned char st_single[ST_EVI_N] = {
 	[ST_EVI_meta_start] = 1, [ST_EVI_meta_config] = 1, [ST_EVI_meta_stop] = 1,
-	[ST_EVI_meta_mapping] = 1, [ST_EVI_meta_module] = 1, [ST_EVI_stack_frames] = 1, [ST_EVI_thread_name] = 1,
+	[ST_EVI_meta_mapping] = 1, [ST_EVI_meta_module] = 1, [ST_EVI_stack_frames] = 1,
+	[ST_EVI_thread_name] = 1,
 	[ST_EVI_summary_object] = 1, [ST_EVI_batch_records] = 1,
 	/* The summary level's flush marks: rare, and written at exit or before a
 	 * kill, when a batch ring may never be written out. */

@@ -7,7 +7,7 @@
  * With `turns`, each sleeper starts once the one before it is asleep in
  * its last wait: their timeouts never meet on the condvar's own lock, so
  * every count of the run is the same from run to run (tests/summary).
- * Either way main signals only once both sleep in the kernel, never
+ * Either way main signals only once both sleep in a futex wait, never
  * while one still spins. */
 
 #include <errno.h>
@@ -20,6 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check.h"
+
 #define N_THREADS 2
 #define TIMEOUT_MS 2
 
@@ -27,22 +29,6 @@ pthread_mutex_t idle_lock = PTHREAD_MUTEX_INITIALIZER;
 pthread_cond_t idle_cv = PTHREAD_COND_INITIALIZER;
 static int N = 10, go, turns, timeouts[N_THREADS];
 static atomic_int waiting, tids[N_THREADS];
-
-/* Whether thread TID sleeps (state S in /proc: in a futex wait, since
- * it has nothing else left to block on). */
-static int asleep_in_kernel(int tid)
-{
-	char path[64], buf[256];
-	snprintf(path, sizeof path, "/proc/self/task/%d/stat", tid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return 0;
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	const char *end = strrchr(buf, ')'); /* the name may hold spaces */
-	return end && end[1] == ' ' && end[2] == 'S';
-}
 
 __attribute__((noinline)) static int wait_for_work(int timed)
 {
@@ -63,7 +49,7 @@ static void *sleeper(void *arg)
 	pthread_setname_np(pthread_self(), "sleeper");
 	atomic_store(&tids[id], (int)syscall(SYS_gettid));
 	while (turns && id > 0 &&
-	       (atomic_load(&waiting) < id || !asleep_in_kernel(atomic_load(&tids[id - 1]))))
+	       (atomic_load(&waiting) < id || !st_thread_in_futex_wait(atomic_load(&tids[id - 1]))))
 		usleep(100);
 	pthread_mutex_lock(&idle_lock);
 	for (int i = 0; i < N; i++)
@@ -90,7 +76,7 @@ int main(int argc, char **argv)
 		usleep(100);
 	/* ...and asleep in it, past their spin. */
 	for (int i = 0; i < N_THREADS; i++)
-		while (!asleep_in_kernel(atomic_load(&tids[i])))
+		while (!st_thread_in_futex_wait(atomic_load(&tids[i])))
 			usleep(100);
 	pthread_mutex_lock(&idle_lock);
 	go = 1;

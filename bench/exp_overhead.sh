@@ -69,37 +69,53 @@ exp_overhead() {
 	reps=$reps_all
 }
 
-# The start cost: N short processes (/bin/true from one shell) recorded
-# by `synctrace record` against the same loop untraced, paired by repeat;
-# and `synctrace record -- true` as a whole. The added cost per process
-# is also given as a slope, from N and 3N processes, without record's own
-# fixed cost (session set-up and stop) spread over the N.
+# The start cost, timed inside the recording (record's own set-up and stop
+# left out): short processes (/bin/true) started three ways, traced against
+# the same untraced, paired by repeat:
+#   one      by posix_spawn, one at a time, 20 ms apart (bench_spawn: the
+#            median from spawn to exit): a new image starts at once and
+#            would wait for its registration only at its first event;
+#   burst    by dash (vfork, then exec), back to back, as the slope from N
+#            and 3N processes: the session daemon registers them one after
+#            the other, and lttng-ust's exit waits for the command in flight;
+#   forked   by bash (fork, then exec: the forked child waits in fork() for
+#            its registration, src/trace/ready.h, then execs);
+# and `synctrace record -- true` as a whole.
 overhead_start() {
 	[ "$have_session" = 1 ] || return 0
-	local st=$build/tools/synctrace n=${ST_START_PROCESSES:-20} r a b c d e f
-	[ -x "$st" ] || return 0
-	local loop="i=0; while [ \$i -lt $n ]; do /bin/true; i=\$((i + 1)); done"
-	local loop3="i=0; while [ \$i -lt $((3 * n)) ]; do /bin/true; i=\$((i + 1)); done"
+	local st=$build/tools/synctrace n=${ST_START_PROCESSES:-20} r u t w su sn
+	local spawn=$build/bench/bench_spawn
+	[ -x "$st" ] && [ -x "$spawn" ] || return 0
+	# prints: spawned-slope forked (microseconds a process)
+	local probe='sl="i=0; while [ \$i -lt $1 ]; do /bin/true; i=\$((i + 1)); done"
+		s3="i=0; while [ \$i -lt $(($1 * 3)) ]; do /bin/true; i=\$((i + 1)); done"
+		a=${EPOCHREALTIME/./}; sh -c "$sl"; b=${EPOCHREALTIME/./}; sh -c "$s3"; c=${EPOCHREALTIME/./}
+		for ((k = 0; k < $1; k++)); do /bin/true; done; d=${EPOCHREALTIME/./}
+		echo $((((c - b) - (b - a)) / (2 * $1))) $(((d - c) / $1))'
 	: >"$tmp/start.tsv"
 	for ((r = 0; r < reps; r++)); do
-		a=$(date +%s%N); sh -c "$loop"; b=$(date +%s%N)
-		rm -rf "$tmp/st"; "$st" record -q -o "$tmp/st" -- sh -c "$loop" >/dev/null 2>&1; c=$(date +%s%N)
-		rm -rf "$tmp/st"; "$st" record -q -o "$tmp/st" -- true >/dev/null 2>&1; d=$(date +%s%N)
-		sh -c "$loop3"; e=$(date +%s%N)
-		rm -rf "$tmp/st"; "$st" record -q -o "$tmp/st" -- sh -c "$loop3" >/dev/null 2>&1; f=$(date +%s%N)
-		printf '%s\t%s\t%s\t%s\t%s\n' $(((b - a) / 1000)) $(((c - b) / 1000)) $(((d - c) / 1000)) \
-			$(((e - d) / 1000)) $(((f - e) / 1000)) >>"$tmp/start.tsv"
+		su=$("$spawn" "$n" 20 /bin/true | sed -n 's/.*median_ms=\([0-9.]*\).*/\1/p')
+		rm -rf "$tmp/st"; sn=$("$st" record -q -o "$tmp/st" -- "$spawn" "$n" 20 /bin/true 2>/dev/null |
+			sed -n 's/.*median_ms=\([0-9.]*\).*/\1/p')
+		u=$(bash -c "$probe" _ "$n")
+		rm -rf "$tmp/st"; t=$("$st" record -q -o "$tmp/st" -- bash -c "$probe" _ "$n" 2>/dev/null)
+		rm -rf "$tmp/st"; w=$(date +%s%N); "$st" record -q -o "$tmp/st" -- true >/dev/null 2>&1
+		w=$((($(date +%s%N) - w) / 1000))
+		printf '%s\t%s\t%s\t%s\t%s\n' "${u// /$'\t'}" "${t// /$'\t'}" "$w" "$su" "$sn" >>"$tmp/start.tsv"
 	done
 	rm -rf "$tmp/st"
 	say ""
-	say "  start cost: $n short processes (/bin/true) in one recording vs untraced, and 'synctrace record -- true' (median [min-max] of $reps):"
-	awk -F'\t' -v n="$n" '{u[NR] = $1 / 1000; t[NR] = $2 / 1000; p[NR] = ($2 - $1) / 1000 / n; w[NR] = $3 / 1000
-			s[NR] = (($5 - $2) - ($4 - $1)) / 1000 / (2 * n)}
+	say "  start cost: /bin/true traced vs untraced, timed inside the recording (median [min-max] of $reps):"
+	awk -F'\t' -v n="$n" '{us[NR] = $1 / 1000; ts[NR] = $3 / 1000; ps[NR] = ($3 - $1) / 1000
+			uf[NR] = $2 / 1000; tf[NR] = $4 / 1000; pf[NR] = ($4 - $2) / 1000; w[NR] = $5 / 1000
+			uo[NR] = $6; to[NR] = $7; po[NR] = $7 - $6}
 		function med(a, k,   i, j, x) {for (i = 2; i <= k; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) {x = a[j]; a[j] = a[j - 1]; a[j - 1] = x}
 			return sprintf("%.1f [%.1f-%.1f]", a[int((k + 1) / 2)], a[1], a[k])}
-		END {printf "    untraced loop ms %s, recorded loop ms %s, added per process ms %s, record -- true ms %s\n", med(u, NR), med(t, NR), med(p, NR), med(w, NR)
-			printf "    added per process, slope from %d and %d processes (record'"'"'s fixed cost left out) ms %s\n", n, 3 * n, med(s, NR)
-			printf "{\"workload\": \"start cost\", \"processes\": %d, \"added_ms_per_process\": \"%s\", \"added_ms_per_process_slope\": \"%s\", \"record_true_ms\": \"%s\"}\n", n, med(p, NR), med(s, NR), med(w, NR) > "/dev/stderr"}' \
+		END {printf "    one (posix_spawn, median of %d): ms a process untraced %s, traced %s, added %s\n", n, med(uo, NR), med(to, NR), med(po, NR)
+			printf "    burst (vfork+exec, slope of %d and %d): ms a process untraced %s, traced %s, added %s\n", n, 3 * n, med(us, NR), med(ts, NR), med(ps, NR)
+			printf "    forked (fork+exec, %d): ms a process untraced %s, traced %s, added %s\n", n, med(uf, NR), med(tf, NR), med(pf, NR)
+			printf "    record -- true ms %s\n", med(w, NR)
+			printf "{\"workload\": \"start cost\", \"processes\": %d, \"added_ms_one\": \"%s\", \"added_ms_burst\": \"%s\", \"added_ms_forked\": \"%s\", \"record_true_ms\": \"%s\"}\n", n, med(po, NR), med(ps, NR), med(pf, NR), med(w, NR) > "/dev/stderr"}' \
 		"$tmp/start.tsv" 2>>"$tmp/overhead.extra" | tee -a "$out/raw/start.txt"
 }
 

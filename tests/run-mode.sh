@@ -33,13 +33,21 @@ lttng create "$name" --output="$dir/trace" >/dev/null &&
 	lttng enable-event -u -s "$name" -c chan 'synctrace_*' >/dev/null &&
 	lttng add-context -u -s "$name" -c chan -t vpid -t vtid -t procname >/dev/null &&
 	lttng start "$name" >/dev/null || { echo "run-mode.sh: cannot set up session $name" >&2; exit 1; }
-# A process (and each forked child) runs its code once registered with the
-# session daemon, or after LTTNG_UST_REGISTER_TIMEOUT ms without its events
-# (3 s by default). The tests assert exact events, so on a loaded machine
-# they wait longer for the state they need (below the smallest ctest
-# timeout); the wait still ends as soon as the registration is done.
-LTTNG_UST_REGISTER_TIMEOUT=${LTTNG_UST_REGISTER_TIMEOUT:-15000} \
-	LD_PRELOAD="$lib $tp liblttng-ust-fork.so" "$@"
+# As under `synctrace record`: the program waits in its constructor until it
+# is registered with the session daemon (SYNCTRACE_TOP_PID), each process it
+# starts starts at once and its first event waits for its own registration,
+# at most SYNCTRACE_REGISTER_WAIT ms (src/trace/ready.h). The tests
+# assert exact events, so on a loaded machine they wait longer for the
+# state they need (below the smallest ctest timeout); the wait still ends
+# as soon as the registration is done. ST_REGISTER=ctor: lttng-ust's own
+# wait, in its constructor, instead (LTTNG_UST_REGISTER_TIMEOUT).
+wait_ms=${LTTNG_UST_REGISTER_TIMEOUT:-15000}
+if [ "${ST_REGISTER:-}" = ctor ]; then
+	export LTTNG_UST_REGISTER_TIMEOUT=$wait_ms
+else
+	export LTTNG_UST_REGISTER_TIMEOUT=0 SYNCTRACE_REGISTER_WAIT=$wait_ms
+fi
+(export SYNCTRACE_TOP_PID=$BASHPID; LD_PRELOAD="$lib $tp liblttng-ust-fork.so" exec "$@")
 rc=$?
 lttng stop "$name" >/dev/null 2>&1
 if [ $rc -ne 0 ]; then

@@ -16,9 +16,11 @@ static int st_meta_repeat;
 #include "st_all_providers.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <link.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
@@ -81,6 +83,12 @@ static int64_t st_ann_ns;
  * vpid, and announces itself. Without it the child records under the
  * parent's cached vpid and stays, for the trace, the parent. */
 static int st_fork_helper;
+/* The process's first event waits for lttng-ust's registration
+ * (SYNCTRACE_REGISTER_WAIT, src/trace/ready.h); cleared by that wait. */
+static int st_await;
+/* The command `synctrace record` runs (SYNCTRACE_TOP_PID): in the trace
+ * even if it records nothing (st_tp_init). */
+static int st_top;
 
 static int64_t st_now_ns(void)
 {
@@ -182,6 +190,34 @@ __attribute__((visibility("default"))) void *dlmopen(Lmid_t lmid, const char *fi
 	return h;
 }
 
+/* fork, preloaded before lttng-ust's fork helper (whose fork registers the
+ * child anew, as a process of its own): the child returns from fork once
+ * registered, as it did when lttng-ust's constructor waited, at most
+ * SYNCTRACE_REGISTER_WAIT ms. Children start their own code while
+ * registered, not during the registration: one that limits its address
+ * space at once (LTP's pthread_mutex_init/5-1, tests/tracer/oom.c) or
+ * closes descriptors before exec would otherwise pull lttng-ust's
+ * registration from under it (an assertion in lttng-ust's descriptor
+ * tracker). A new image (exec) starts at once; posix_spawn and vfork
+ * children register nothing before their exec. */
+typedef pid_t (*fork_fn)(void);
+
+__attribute__((visibility("default"))) pid_t fork(void)
+{
+	static void *next;
+	fork_fn real = (fork_fn)st_next(&next, "fork");
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	pid_t p = real();
+	if (p == 0 && __atomic_load_n(&st_await, __ATOMIC_RELAXED)) {
+		synctrace_ready_wait();
+		__atomic_store_n(&st_await, 0, __ATOMIC_RELAXED);
+	}
+	return p;
+}
+
 /* Before an event (lazy = 1), or at registration (lazy = 0): emit what is
  * due. force: the repeat now, however recent the first (meta:stop). */
 static void st_start_pending(int lazy, int force)
@@ -245,6 +281,15 @@ static void st_fire_meta_stop(int objects_flushed);
 static void st_note_stop(int objects_flushed)
 {
 	int cs;
+	/* Nothing recorded yet (every event waits first) and not registered:
+	 * the trace has nothing of this process to end; no wait for it. */
+	if (__atomic_load_n(&st_await, __ATOMIC_RELAXED)) {
+		int r = synctrace_ready_state();
+		if (r == 1)
+			return;
+		if (r == 0)
+			__atomic_store_n(&st_await, 0, __ATOMIC_RELAXED);
+	}
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cs);
 	if (__atomic_load_n(&st_ann, __ATOMIC_ACQUIRE) == ST_ANN_PENDING)
 		st_start_pending(1, 1);
@@ -265,10 +310,17 @@ static void st_forked_child(void)
 	if (st_fork_helper) {
 		st_meta_nonce = st_new_nonce();
 		s = ST_ANN_NONE;
-	} else if (s == ST_ANN_FIRST) {
-		s = ST_ANN_NONE;
-	} else if (s == ST_ANN_REPEAT) {
-		s = ST_ANN_PENDING;
+		/* The helper registers the child anew, after this handler. */
+		st_await = synctrace_ready_rearm();
+		st_top = 0;
+	} else {
+		/* No listener thread here: a registration the parent awaited
+		 * never ends in the child; its events go as the parent's. */
+		st_await = 0;
+		if (s == ST_ANN_FIRST)
+			s = ST_ANN_NONE;
+		else if (s == ST_ANN_REPEAT)
+			s = ST_ANN_PENDING;
 	}
 	__atomic_store_n(&st_ann, s, __ATOMIC_RELEASE);
 }
@@ -308,10 +360,26 @@ static void st_start_due(void)
 	pthread_setcancelstate(cs, 0);
 }
 
+/* A process's first event, before lttng-ust registered it: wait for the
+ * registration (every thread that gets here), then announce the process as
+ * at registration (lazy = 0: the session is started by then, no repeat is
+ * needed). Timed out: lazily, as with no wait. */
+static void st_await_ready(void)
+{
+	int cs;
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cs);
+	if (synctrace_ready_wait())
+		st_start_pending(0, 0);
+	__atomic_store_n(&st_await, 0, __ATOMIC_RELAXED);
+	pthread_setcancelstate(cs, 0);
+}
+
 #define ST_EVENT(fam, name, args, fields)                                         \
 	static void st_fire_##fam##_##name(ST_DECL args)                          \
 	{                                                                         \
 		int cs;                                                           \
+		if (__builtin_expect(__atomic_load_n(&st_await, __ATOMIC_RELAXED), 0)) \
+			st_await_ready();                                         \
 		const int batch_ = !st_single[ST_EVI_##fam##_##name] && st_batch_on && \
 			lttng_ust_tracepoint_enabled(synctrace_batch, records);   \
 		if (!batch_ && !lttng_ust_tracepoint_enabled(synctrace_##fam, name)) \
@@ -360,6 +428,16 @@ static void st_start_due(void)
 void st_batch_emit(int tid, const uint64_t *words, unsigned n)
 {
 	st_fire_batch_records(tid, words, n);
+}
+
+/* From the flusher thread, in a rotating recording (batch.h): the
+ * announcement again, as its repeat, with every loaded object. Only once
+ * the process is announced: then nothing else runs st_announce (a fork
+ * resets the state in the child alone). */
+void st_batch_reannounce(void)
+{
+	if (__atomic_load_n(&st_ann, __ATOMIC_ACQUIRE) == ST_ANN_DONE)
+		st_announce(1);
 }
 
 /* The thread's last event: its batch goes out with it. */
@@ -417,7 +495,7 @@ __attribute__((constructor)) static void st_tp_init(void)
 {
 	struct collect c = { .n = 0 };
 	Dl_info fork_at;
-	void *fork_fn = dlsym(RTLD_DEFAULT, "fork");
+	void *fork_next = dlsym(RTLD_NEXT, "fork"); /* the next after ours */
 	/* At exit lttng-ust cancels its threads; glibc's pthread_cancel
 	 * dlopens libgcc_s the first time (to unwind) and aborts the process
 	 * if that fails, as it does out of memory (an address-space limit in
@@ -426,7 +504,7 @@ __attribute__((constructor)) static void st_tp_init(void)
 	dl_iterate_phdr(collect_ranges, &c);
 	st_meta_nonce = st_new_nonce();
 	st_batch_init();
-	st_fork_helper = fork_fn && dladdr(fork_fn, &fork_at) && fork_at.dli_fname &&
+	st_fork_helper = fork_next && dladdr(fork_next, &fork_at) && fork_at.dli_fname &&
 			 strstr(fork_at.dli_fname, "liblttng-ust-fork");
 	pthread_atfork(0, 0, st_forked_child);
 	st_table.meta_start = st_note_start;
@@ -435,6 +513,18 @@ __attribute__((constructor)) static void st_tp_init(void)
 	st_table.thread_exit = st_note_thread_exit;
 	st_stacks_install(&st_table);
 	st_shared_install(&st_table); /* after: mappings precede stack:use */
+	/* Set before the table is in: the process's first event waits. */
+	st_await = synctrace_ready_state() == 1;
+	const char *top = getenv("SYNCTRACE_TOP_PID");
+	st_top = top && atoi(top) == (int)getpid();
+	/* The command itself waits here, as lttng-ust's constructor would have
+	 * (a process may end in _exit, with no destructor and no stop event):
+	 * so the trace always has it, and the channel its processes share is
+	 * declared even if all the others end during their registration. */
+	if (st_top && st_await) {
+		synctrace_ready_wait();
+		st_await = 0;
+	}
 	synctrace_register_probes(&st_table, sizeof(st_table), c.r, c.n);
 }
 

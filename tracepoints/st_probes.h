@@ -113,4 +113,14 @@ int synctrace_register_probes(const struct st_probes *probes, unsigned size,
 /* Called by libsynctrace-tp.so's destructor: emit counters, stop tracing. */
 void synctrace_unregister_probes(void);
 
+/* The wait for lttng-ust's registration at a process's first event
+ * (SYNCTRACE_REGISTER_WAIT; src/trace/ready.h). state: 0 no such wait, 1
+ * awaited, 2 registered. wait: returns once registered (1), or after the
+ * limit or with nothing to wait for (0). rearm: in a forked child that
+ * registers anew (lttng-ust's fork helper), before the helper re-runs
+ * lttng-ust's constructor; 1 if the child's first event is to wait. */
+int synctrace_ready_state(void);
+int synctrace_ready_wait(void);
+int synctrace_ready_rearm(void); /* 1: watching */
+
 #endif

@@ -155,3 +155,19 @@ int st_futex_requeue(volatile int *addr, int val, int nwake, int nmove,
 			    nwake, nmove, (int)r);
 	return (int)r;
 }
+
+int st_futex_wait_untraced(volatile int *addr, int val, const struct timespec *abs)
+{
+	int saved = errno;
+	int r = sys_futex(addr, FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG, val, abs, 0,
+			  FUTEX_BITSET_MATCH_ANY) == 0 ? 0 : errno;
+	errno = saved;
+	return r;
+}
+
+void st_futex_wake_untraced(volatile int *addr, int n)
+{
+	int saved = errno;
+	sys_futex(addr, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, n, 0, 0, 0);
+	errno = saved;
+}

@@ -38,6 +38,11 @@ int st_futex_wake(volatile int *addr, int n, int shared, const void *obj);
 int st_futex_requeue(volatile int *addr, int val, int nwake, int nmove,
 		     volatile int *addr2, int shared, const void *obj);
 
+/* The tracer's own wait and wake (trace/ready.c): private, no event, no
+ * fault point. abs: CLOCK_MONOTONIC, NULL for none. Returns 0 or an errno. */
+int st_futex_wait_untraced(volatile int *addr, int val, const struct timespec *abs);
+void st_futex_wake_untraced(volatile int *addr, int n);
+
 /* 0 if abs may be waited on, EINVAL if tv_nsec is outside [0, 1e9). */
 static inline int st_timespec_check(const struct timespec *abs)
 {

@@ -32,7 +32,9 @@ static void acquired_slow(struct st_mutex *m, const void *caller, int how, int s
 	uint32_t c = ++m->contended;
 	st_mutex_stamp(m);
 	if (t0) {
-		st_object_note(m, ST_FAMILY_MUTEX);
+		/* The tracer's own mutexes are never traced: not at exit either. */
+		if (!st_from_tracer(caller))
+			st_object_note(m, ST_FAMILY_MUTEX);
 		st_mutex_ev_acquired(m, caller, how, spins, sleeps,
 			 st_now_ns() - t0, n, c);
 	}

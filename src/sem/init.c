@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "sem/sem.h"
+#include "trace/ready.h"
 
 _Static_assert(sizeof(struct st_sem) == sizeof(sem_t), "sem_t size");
 _Static_assert(_Alignof(struct st_sem) <= _Alignof(sem_t), "sem_t alignment");
@@ -23,6 +24,7 @@ int st_sem_init(struct st_sem *s, int pshared, unsigned value, const void *calle
 	s->data = value;
 	s->private = pshared ? ST_SEM_SHARED : 0;
 	s->initial = value | ST_SEM_INITIAL_KNOWN; /* SYNCTRACE_SEM_MAX=init (post.c) */
+	st_ready_on_init(s, caller); /* lttng-ust's own (trace/ready.h) */
 	st_set_caller(caller);
 	st_sem_ev_init(s, caller, (int)value, pshared != 0);
 	return 0;

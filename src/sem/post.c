@@ -4,6 +4,7 @@
 #include "config.h"
 #include "internal/futex.h"
 #include "sem/sem.h"
+#include "trace/ready.h"
 
 /* The post. limit < 0: no SYNCTRACE_SEM_MAX check; inlined into both
  * callers, so the default one (limit -1, a constant) has no trace of it. */
@@ -64,6 +65,8 @@ static __attribute__((noinline)) int post_checked(struct st_sem *s, const void *
 
 int st_sem_post(struct st_sem *s, const void *caller)
 {
+	/* While a registration is awaited: lttng-ust's post (trace/ready.h). */
+	st_ready_on_post(s);
 	/* The only cost of the check when it is off: this predictable branch. */
 	if (st_unlikely(st_sem_max_mode != ST_META_SEM_MAX_OFF))
 		return post_checked(s, caller);

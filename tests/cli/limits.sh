@@ -49,6 +49,20 @@ limit=$((3 * 4 * 1048576))
 [ "$size" -le "$limit" ] && pass "--keep-last: $size bytes (<= $limit)" ||
 	fail "--keep-last: $size bytes, more than $limit"
 report_says "--keep-last" "$T/ring" 'rotating recording'
+# The tail still says whose events it holds and where their objects are:
+# the process announced itself again, loaded objects included, after each
+# eighth of the ring it wrote (tracepoints/batch.h).
+trace_events "$T/ring" >"$T/ring.events"
+grep -q 'synctrace_meta:start: .*repeat = 1' "$T/ring.events" &&
+	pass "--keep-last: the tail has the process's announcement" ||
+	fail "--keep-last: no synctrace_meta:start repeat in the tail"
+grep -q 'synctrace_meta:module: .*cli_prog_burst' "$T/ring.events" &&
+	pass "--keep-last: the tail lists the loaded objects" ||
+	fail "--keep-last: no synctrace_meta:module of the program in the tail"
+"$report" --wide "$T/ring" >"$T/ring.wide" 2>/dev/null
+grep -qE 'mutex:use@cli_prog_burst\+0x[0-9a-f]+ .*burst\.c:[0-9]+' "$T/ring.wide" &&
+	pass "--keep-last: the report names the locks by program and source line" ||
+	fail "--keep-last: locks not named by program and line: $(grep -m2 '^[0-9]* mutex' "$T/ring.wide")"
 rm -rf "$T/ring"
 
 # --warn-rate: 1M pairs at the full level grow the trace faster than 1 MB/s.

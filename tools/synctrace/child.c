@@ -118,6 +118,27 @@ int child_check(const char *cmd)
 	return ST_EXIT_NOEXEC;
 }
 
+/* A process starts at once and its first event waits for lttng-ust's
+ * registration instead (src/trace/ready.h): lttng-ust's own wait, in its
+ * constructor, cost every process 5-10 ms before main, recording or not
+ * (bench/README.md, start cost). The limit is the user's
+ * LTTNG_UST_REGISTER_TIMEOUT if set (0: no wait at all, as lttng-ust
+ * does), else lttng-ust's default, 3 s. A process that records nothing
+ * and ends before its registration is not in the trace, but for the
+ * command itself (SYNCTRACE_TOP_PID: this process, which execs it). */
+static int register_wait_env(void)
+{
+	char pid[24];
+	const char *t = getenv("LTTNG_UST_REGISTER_TIMEOUT");
+	if (t && *t && !getenv("SYNCTRACE_REGISTER_WAIT") &&
+	    setenv("SYNCTRACE_REGISTER_WAIT", t, 1))
+		return -1;
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	if (setenv("SYNCTRACE_REGISTER_WAIT", "3000", 0) || setenv("SYNCTRACE_TOP_PID", pid, 1))
+		return -1;
+	return setenv("LTTNG_UST_REGISTER_TIMEOUT", "0", 1);
+}
+
 /* The child's environment: LD_PRELOAD appended to, settings set. The
  * probes announce the loaded objects themselves (meta:module: no file
  * opened), so neither lttng-ust's base-address statedump nor its dl
@@ -136,6 +157,8 @@ static int child_env(const struct record_opts *o, const char *lib, const char *t
 	free(pre);
 	if (!r)
 		r = setenv("LTTNG_UST_WITHOUT_BADDR_STATEDUMP", "1", 0);
+	if (!r)
+		r = register_wait_env();
 	if (!r && o->level)
 		r = setenv("SYNCTRACE_LEVEL", o->level, 1);
 	if (!r && o->spin)
@@ -144,6 +167,13 @@ static int child_env(const struct record_opts *o, const char *lib, const char *t
 		r = setenv("SYNCTRACE_THRESHOLD", o->threshold, 1);
 	if (!r && o->blocking)
 		r = setenv("LTTNG_UST_ALLOW_BLOCKING", "1", 1);
+	if (!r && o->keep_last) {
+		/* a rotating trace keeps its tail: each process announces itself
+		 * again after every eighth of it (tracepoints/batch.h) */
+		char every[24];
+		snprintf(every, sizeof(every), "%llu", (unsigned long long)(o->keep_last / 8));
+		r = setenv("SYNCTRACE_REANNOUNCE", every, 1);
+	}
 	return r;
 }
 

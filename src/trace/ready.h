@@ -1,0 +1,59 @@
+/* Tracing from a process's first event instead of from its start
+ * (SYNCTRACE_REGISTER_WAIT=MS, set by `synctrace record`).
+ *
+ * lttng-ust's constructor holds every process, before main, until the
+ * session daemon has registered it, set up and started its sessions and
+ * taken the first statedump (at most LTTNG_UST_REGISTER_TIMEOUT ms): a few
+ * round trips to the daemon, 5-10 ms a process here, paid by /bin/true and
+ * by every `sh` a build forks, though they record nothing. `record` sets
+ * LTTNG_UST_REGISTER_TIMEOUT=0 (no wait there) and SYNCTRACE_REGISTER_WAIT:
+ * the probes then make a process's first event wait for that same moment,
+ * at most MS ms (negative: no limit). A process that records nothing never
+ * waits; one that does records everything, as before.
+ *
+ * The moment is lttng-ust's: it posts the semaphore its constructor would
+ * wait on once it is registered with every daemon it reaches (or found
+ * none) and its first statedump is done. libsynctrace implements sem_init
+ * and sem_post, so it sees both: the semaphore lttng-ust initialises
+ * (liblttng-ust.so's only sem_init, from its constructor) is noted while
+ * watching, and its post ends the wait. A forked child with lttng-ust's
+ * fork helper registers anew: the probes re-arm the watch in it before the
+ * helper runs lttng-ust's constructor again.
+ *
+ * States (st_ready_mode, st_ready_sem, st_ready_done):
+ *   mode UNKNOWN -> OFF | WATCH   decided once, from the environment, at
+ *                                 the first sem_init or the probes' query
+ *   sem NULL -> lttng-ust's       its sem_init, while WATCH (static storage
+ *                                 in liblttng-ust.so: valid for the process)
+ *   sem -> NULL, done 0 -> 1      its sem_post: waiters are woken
+ *   done 1 -> 0, sem NULL         synctrace_ready_rearm, in a forked child
+ * The cost on the primitives' paths: sem_post loads st_ready_sem (NULL but
+ * while a registration is awaited) and sem_init tests st_ready_mode. */
+#ifndef ST_READY_H
+#define ST_READY_H
+
+#include "internal/atomic.h"
+
+struct st_sem;
+
+extern int st_ready_mode; /* -1 unknown, 0 off, 1 watching */
+extern struct st_sem *st_ready_sem;
+
+void st_ready_sem_init(struct st_sem *s, const void *caller);
+void st_ready_sem_post(struct st_sem *s);
+
+/* In sem_init: note lttng-ust's semaphore. */
+static inline void st_ready_on_init(struct st_sem *s, const void *caller)
+{
+	if (st_unlikely(st_load_relaxed(&st_ready_mode) != 0))
+		st_ready_sem_init(s, caller);
+}
+
+/* In sem_post: its post ends the wait. */
+static inline void st_ready_on_post(struct st_sem *s)
+{
+	if (st_unlikely(st_load_relaxed(&st_ready_sem) != 0))
+		st_ready_sem_post(s);
+}
+
+#endif

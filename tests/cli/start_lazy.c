@@ -1,0 +1,73 @@
+/* Processes start before lttng-ust registered them; their first event
+ * waits for the registration (src/trace/ready.h). start_lazy.sh runs this
+ * program under `synctrace record` and freezes the session daemon while
+ * it runs, so no new process can complete its registration:
+ *
+ *   start_lazy driver DIR   the command record runs: it waited in its
+ *                           constructor (prints its state, 2); once DIR/frozen
+ *                           exists, spawns `nothing` and then `contend`
+ *                           (posix_spawn: no fork handler runs) and waits
+ *   start_lazy nothing      records nothing: reaches main and ends though
+ *                           the daemon is frozen
+ *   start_lazy contend N    reaches main unregistered (state 1), then
+ *                           initialises N mutexes: the first init waits
+ *                           until the daemon runs again, and all N are in
+ *                           the trace
+ *
+ * Each prints "ROLE pid=PID state=S" (synctrace_ready_state: 0 no such
+ * wait, 1 awaited, 2 registered) on a line of its own. */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+
+extern char **environ;
+
+static void say_state(const char *role)
+{
+	int (*state)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "synctrace_ready_state");
+	printf("%s pid=%d state=%d\n", role, (int)getpid(), state ? state() : -1);
+	fflush(stdout);
+}
+
+static void run(char *self, char *const argv[])
+{
+	pid_t pid;
+	int st;
+	CHECK_EQ(posix_spawn(&pid, self, 0, 0, argv, environ), 0);
+	CHECK_EQ(waitpid(pid, &st, 0), pid);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+int main(int argc, char **argv)
+{
+	CHECK(argc >= 2);
+	say_state(argv[1]);
+	if (!strcmp(argv[1], "driver")) {
+		CHECK(argc == 3);
+		char frozen[4096];
+		snprintf(frozen, sizeof(frozen), "%s/frozen", argv[2]);
+		/* start_lazy.sh says when the daemon is frozen: wait for it */
+		while (access(frozen, F_OK))
+			usleep(10000);
+		run(argv[0], (char *const[]){ argv[0], "nothing", 0 });
+		run(argv[0], (char *const[]){ argv[0], "contend", "100", 0 });
+		return 0;
+	}
+	if (!strcmp(argv[1], "nothing"))
+		return 0;
+	CHECK(!strcmp(argv[1], "contend") && argc == 3);
+	int n = atoi(argv[2]);
+	for (int i = 0; i < n; i++) {
+		pthread_mutex_t m;
+		CHECK_EQ(pthread_mutex_init(&m, 0), 0);
+		CHECK_EQ(pthread_mutex_destroy(&m), 0);
+	}
+	return 0;
+}

@@ -64,13 +64,13 @@ static int round_opened(void *p)
  * WAKE-UP). b is valid throughout: a waiter of `round` counts in
  * `leaving` from the opening on, and an extra arrival is still to arrive
  * in the next round, so b may not be destroyed under it. */
-static void wait_round(struct st_barrier *b, unsigned round, int shared)
+static int wait_round(struct st_barrier *b, unsigned round, int shared)
 {
 	struct round_ctx c = { b, round, 0 };
 	int spins;
 	if (st_spin_handoff(b, &c.asleep, round_opened, &c, &b->spin_misses, &spins) ==
 	    ST_SPIN_OUTCOME_ACQUIRED)
-		return;
+		return 1; /* the spin saw the opening: its end is the wait's */
 	uint64_t d = __atomic_load_n(&b->data, __ATOMIC_ACQUIRE);
 	while (round_of(d) == round) {
 		if (!(d & ST_BARRIER_ASLEEP)) {
@@ -83,6 +83,7 @@ static void wait_round(struct st_barrier *b, unsigned round, int shared)
 		st_futex_wait(&b->round, (int)(d >> 32), shared, CLOCK_REALTIME, 0, b);
 		d = __atomic_load_n(&b->data, __ATOMIC_ACQUIRE);
 	}
+	return 0;
 }
 
 int st_barrier_wait(struct st_barrier *b, const void *caller)
@@ -123,11 +124,12 @@ int st_barrier_wait(struct st_barrier *b, const void *caller)
 	/* Waiting: b is valid, its round cannot open without us. The last
 	 * arrival ends the wait; wait_round's last load of data acquired the
 	 * opener's exchange (all 64-bit, as TSan pairs atomics by size). */
-	wait_round(b, round, shared);
+	int spun = wait_round(b, round, shared);
 	/* Our last touch of b: destroy waits for `leaving` to drain. */
 	depart(b, shared);
 	if (t0)
-		st_barrier_ev_departure(b, caller, (int)round, st_now_ns() - t0);
+		st_barrier_ev_departure(b, caller, (int)round,
+					(spun ? st_spin_acquired_at(t0) : st_now_ns()) - t0);
 	return 0;
 }
 

@@ -14,6 +14,7 @@ struct st_tls {
 	volatile int lock_misses; /* mutex and rwlock lock spins that ran out (wait.h hint) */
 	int cond_signals_left; /* signals that still count as replies: each private
 				  condvar wait resets it (cond.h, spin hint) */
+	unsigned long long spin_end_ns; /* when the last traced spin ended (wait.h) */
 };
 
 extern __thread struct st_tls st_tls __attribute__((tls_model("initial-exec")));

@@ -98,7 +98,8 @@ static void acquired(struct st_rwlock *rw, int write, int how, int spins, int sl
 	if (t0)
 		st_rwlock_ev_acquired(rw, caller, write, how,
 				      st_rwlock_readers_after(rw, write), spins, sleeps,
-				      st_now_ns() - t0);
+				      (how == ST_RWLOCK_HOW_SPIN ? st_spin_acquired_at(t0)
+								 : st_now_ns()) - t0);
 }
 
 int st_rwlock_lock_slow(struct st_rwlock *rw, int write, clockid_t clk,

@@ -17,6 +17,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
@@ -149,6 +150,35 @@ static double behind_s(const struct sa_sink_state *st)
 	return b < 0 ? 0 : b;
 }
 
+/* The terminal's height, 0 if out is none (or says none). */
+static int rows_of(FILE *out)
+{
+	struct winsize w;
+	if (!isatty(fileno(out)) || ioctl(fileno(out), TIOCGWINSZ, &w) || w.ws_row < 5)
+		return 0;
+	return w.ws_row;
+}
+
+/* A redrawn view fits its terminal: lines past its height would scroll
+ * the snapshot's head, the findings, off the screen. Writes text to mem:
+ * whole if it fits, else its first rows - 4 lines and one that says how
+ * many more there are (the blank line and "(q: quit)" below it, and the
+ * line the cursor ends on, take the other three). */
+static void fit_rows(const char *text, size_t len, int rows, FILE *mem)
+{
+	size_t lines = 0, keep = 0, room = rows > 4 ? (size_t)rows - 4 : 1;
+	for (size_t i = 0; i < len; i++)
+		if (text[i] == '\n' && ++lines == room)
+			keep = i + 1;
+	if (lines + 3 <= (size_t)rows) {
+		fwrite(text, 1, len, mem);
+		return;
+	}
+	fwrite(text, 1, keep, mem);
+	fprintf(mem, "... %zu more lines: a taller terminal shows them, --batch prints them all\n",
+		lines - room);
+}
+
 static void snapshot(struct live_opts *o, const struct sa_sink_state *st, double t0,
 		     double *last, int final, FILE *out)
 {
@@ -182,7 +212,17 @@ static void snapshot(struct live_opts *o, const struct sa_sink_state *st, double
 		fputs("\033[H\033[2J", mem); /* home, clear: one write, no flicker */
 	else if (o->top.snapshots)
 		fputc('\n', mem);
-	sa_top_snapshot(&o->top, m, &s, mem);
+	/* The final snapshot stays on the screen, whole: the terminal scrolls. */
+	int rows = o->batch || final ? 0 : rows_of(out);
+	char *view = NULL;
+	size_t vlen = 0;
+	FILE *vm = rows ? open_memstream(&view, &vlen) : NULL;
+	sa_top_snapshot(&o->top, m, &s, vm ? vm : mem);
+	if (vm) {
+		fclose(vm);
+		fit_rows(view, vlen, rows, mem);
+		free(view);
+	}
 	if (!o->batch && !final)
 		fputs("\n(q: quit)\n", mem);
 	fclose(mem);

@@ -13,7 +13,8 @@ ours() { pgrep -f "lttng-relayd .*-o ${TMPDIR:-/tmp}/synctrace-top-" >/dev/null;
 mkfifo "$T/keys"
 start=$SECONDS
 # (the typescript's header repeats the command line: the output differs)
-script -qfec "$SYNCTRACE top --interval 0.2 -- sh -c 'echo cmd-output-\$((6 * 7)); exec sleep 30'" \
+# A terminal of 14 rows: each redrawn snapshot fits it.
+script -qfec "stty rows 14 cols 120; exec $SYNCTRACE top --interval 0.2 -- sh -c 'echo cmd-output-\$((6 * 7)); exec sleep 30'" \
 	"$T/screen" <"$T/keys" >/dev/null 2>&1 &
 sc=$!
 exec 3>"$T/keys"
@@ -34,6 +35,13 @@ took=$((SECONDS - start))
 n=$(grep -o $'\e\[H\e\[2J' "$T/screen" | wc -l)
 [ "$n" -ge 2 ] && pass "$n snapshots drawn in place (home, clear)" || fail "$n redraws"
 grep -q $'\e\[H\e\[2Jsynctrace top (final)' "$T/screen" && pass "a final snapshot" || fail "no final snapshot"
+# Each redrawn (not final) snapshot: at most 13 lines, so nothing scrolls
+# away on 14 rows; a taller view says what it left out.
+tall=$(awk 'BEGIN { RS = "\033\\[H\033\\[2J" } /\(q: quit\)/ { n = gsub(/\n/, "&"); if (n > m) m = n } END { print m + 0 }' "$T/screen")
+[ "$tall" -ge 1 ] && [ "$tall" -le 13 ] && pass "redrawn snapshots fit 14 rows ($tall lines at most)" ||
+	fail "a redrawn snapshot has $tall lines on 14 rows"
+grep -qE '^\.\.\. [0-9]+ more lines: a taller terminal shows them' "$T/screen" &&
+	pass "the cut view says how many lines it left out" || fail "no '... N more lines' note"
 grep -q 'cmd-output-42' "$T/screen" && fail "the command's output on the view's screen" ||
 	pass "the command's output kept off the screen"
 ! ours && pass "private relay daemon stopped" || fail "a relay daemon was left running"

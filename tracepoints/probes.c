@@ -202,6 +202,18 @@ __attribute__((visibility("default"))) void *dlmopen(Lmid_t lmid, const char *fi
  * children register nothing before their exec. */
 typedef pid_t (*fork_fn)(void);
 
+static void st_start_pending(int lazy, int force);
+
+/* The wait st_await asks for, never again after it; announce: then the
+ * announcement, as at registration (lazy = 0: the session is started by
+ * then), before other threads stop waiting for it. */
+static void st_await_registration(int announce)
+{
+	if (synctrace_ready_wait() && announce)
+		st_start_pending(0, 0);
+	__atomic_store_n(&st_await, 0, __ATOMIC_RELAXED);
+}
+
 __attribute__((visibility("default"))) pid_t fork(void)
 {
 	static void *next;
@@ -211,10 +223,8 @@ __attribute__((visibility("default"))) pid_t fork(void)
 		return -1;
 	}
 	pid_t p = real();
-	if (p == 0 && __atomic_load_n(&st_await, __ATOMIC_RELAXED)) {
-		synctrace_ready_wait();
-		__atomic_store_n(&st_await, 0, __ATOMIC_RELAXED);
-	}
+	if (p == 0 && __atomic_load_n(&st_await, __ATOMIC_RELAXED))
+		st_await_registration(0);
 	return p;
 }
 
@@ -368,9 +378,7 @@ static void st_await_ready(void)
 {
 	int cs;
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cs);
-	if (synctrace_ready_wait())
-		st_start_pending(0, 0);
-	__atomic_store_n(&st_await, 0, __ATOMIC_RELAXED);
+	st_await_registration(1);
 	pthread_setcancelstate(cs, 0);
 }
 
@@ -521,10 +529,8 @@ __attribute__((constructor)) static void st_tp_init(void)
 	 * (a process may end in _exit, with no destructor and no stop event):
 	 * so the trace always has it, and the channel its processes share is
 	 * declared even if all the others end during their registration. */
-	if (st_top && st_await) {
-		synctrace_ready_wait();
-		st_await = 0;
-	}
+	if (st_top && st_await)
+		st_await_registration(0);
 	synctrace_register_probes(&st_table, sizeof(st_table), c.r, c.n);
 }
 

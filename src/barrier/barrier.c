@@ -128,8 +128,7 @@ int st_barrier_wait(struct st_barrier *b, const void *caller)
 	/* Our last touch of b: destroy waits for `leaving` to drain. */
 	depart(b, shared);
 	if (t0)
-		st_barrier_ev_departure(b, caller, (int)round,
-					(spun ? st_spin_acquired_at(t0) : st_now_ns()) - t0);
+		st_barrier_ev_departure(b, caller, (int)round, st_waited_ns(spun, t0));
 	return 0;
 }
 

@@ -36,8 +36,7 @@ static void acquired_slow(struct st_mutex *m, const void *caller, int how, int s
 		if (!st_from_tracer(caller))
 			st_object_note(m, ST_FAMILY_MUTEX);
 		st_mutex_ev_acquired(m, caller, how, spins, sleeps,
-			 (how == ST_MUTEX_HOW_SPIN ? st_spin_acquired_at(t0) : st_now_ns()) - t0,
-			 n, c);
+			 st_waited_ns(how == ST_MUTEX_HOW_SPIN, t0), n, c);
 	}
 }
 

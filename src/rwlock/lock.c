@@ -98,8 +98,7 @@ static void acquired(struct st_rwlock *rw, int write, int how, int spins, int sl
 	if (t0)
 		st_rwlock_ev_acquired(rw, caller, write, how,
 				      st_rwlock_readers_after(rw, write), spins, sleeps,
-				      (how == ST_RWLOCK_HOW_SPIN ? st_spin_acquired_at(t0)
-								 : st_now_ns()) - t0);
+				      st_waited_ns(how == ST_RWLOCK_HOW_SPIN, t0));
 }
 
 int st_rwlock_lock_slow(struct st_rwlock *rw, int write, clockid_t clk,

@@ -67,7 +67,7 @@ int st_sem_wait_slow(struct st_sem *s, clockid_t clk, const struct timespec *abs
 		 * its waiter returns (only sem_post must not touch it late). */
 		if (t0)
 			st_sem_ev_acquired(s, caller, ST_SEM_HOW_SPIN, spins, 0,
-					   st_spin_acquired_at(t0) - t0);
+					   st_waited_ns(1, t0));
 		return 0;
 	}
 

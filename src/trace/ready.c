@@ -86,14 +86,8 @@ ST_EXPORT int synctrace_ready_wait(void)
 	if (mode() != 1)
 		return 0;
 	long limit = __atomic_load_n(&st_ready_limit_ms, __ATOMIC_RELAXED);
-	struct timespec end;
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	if (limit > 0) {
-		end.tv_sec += limit / 1000;
-		end.tv_nsec += (limit % 1000) * 1000000L;
-		if (end.tv_nsec >= 1000000000L)
-			end.tv_sec++, end.tv_nsec -= 1000000000L;
-	}
+	unsigned long long e = st_now_ns() + (unsigned long long)(limit > 0 ? limit : 0) * 1000000ull;
+	struct timespec end = { (time_t)(e / 1000000000ull), (long)(e % 1000000000ull) };
 	for (;;) {
 		if (!__atomic_load_n(&st_ready_sem, __ATOMIC_ACQUIRE))
 			return __atomic_load_n(&st_ready_done, __ATOMIC_ACQUIRE); /* or never seen */

@@ -89,15 +89,15 @@ static inline int st_spin_gated(const void *obj, volatile int *waiters,
 	return outcome;
 }
 
-/* When a spin that acquired ended, for the caller's event on the same wait
- * (started at t0): the acquisition is the spin's last moment, so the
- * caller need not read the clock again (two reads a wait instead of
- * three: ~24 ns each, a sixth of a sub-microsecond hand-off). A spin that
- * read no clock (tracing began meanwhile) left an older time: read it. */
-static inline unsigned long long st_spin_acquired_at(unsigned long long t0)
+/* How long a wait that began at t0 lasted, for its event; spun: a spin
+ * ended it. The acquisition is then the spin's last moment, so the clock
+ * is not read again (two reads a wait instead of three: ~24 ns each, a
+ * sixth of a sub-microsecond hand-off). A spin that read no clock (tracing
+ * began meanwhile) left an older time: then it is read. */
+static inline unsigned long long st_waited_ns(int spun, unsigned long long t0)
 {
 	unsigned long long e = st_tls.spin_end_ns;
-	return e >= t0 ? e : st_now_ns();
+	return (spun && e >= t0 ? e : st_now_ns()) - t0;
 }
 
 /* A spin gated by the crowd hint (crowd.h). */

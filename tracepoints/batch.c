@@ -61,11 +61,9 @@ static const char *const st_ev_names[ST_EVI_N] = {
 __thread struct st_batch *st_mine __attribute__((tls_model("initial-exec")));
 
 static int st_rings_lock, st_stopped, st_flusher_pid, st_flusher_due;
-/* SYNCTRACE_REANNOUNCE (batch.h): bytes between two announcements, 0 off;
- * the bytes written since the last, and when it was made. */
-static uint64_t st_reann_every, st_reann_written;
-static int64_t st_reann_ns;
-#define ST_REANN_MAX_NS 10000000000LL
+/* SYNCTRACE_REANNOUNCE (batch.h): ns between two announcements, 0 off;
+ * when the last was made (the flusher's alone). */
+static int64_t st_reann_every, st_reann_ns;
 int st_batch_slow_due;
 static struct st_batch *st_rings, *st_pool;
 
@@ -98,8 +96,6 @@ static void write_out(struct st_batch *b, int owner)
 		if (k > ST_RING - at)
 			k = ST_RING - at;
 		st_batch_emit(b->tid, &b->w[at], k);
-		if (st_reann_every)
-			__atomic_add_fetch(&st_reann_written, (uint64_t)k * 8, __ATOMIC_RELAXED);
 		d += k;
 	}
 	__atomic_store_n(&b->done, d, __ATOMIC_RELEASE);
@@ -135,10 +131,8 @@ static void *flusher(void *unused)
 			    now - __atomic_load_n(&b->since, __ATOMIC_RELAXED) >= ST_AGE_NS)
 				write_out(b, 0);
 		rings_unlock();
-		uint64_t w = st_reann_every ? __atomic_load_n(&st_reann_written, __ATOMIC_RELAXED) : 0;
-		if (w && (w >= st_reann_every || now - st_reann_ns >= ST_REANN_MAX_NS)) {
-			__atomic_store_n(&st_reann_written, 0, __ATOMIC_RELAXED);
-			st_reann_ns = now; /* this thread's only */
+		if (st_reann_every && now - st_reann_ns >= st_reann_every) {
+			st_reann_ns = now;
 			st_batch_reannounce();
 		}
 	}
@@ -426,7 +420,7 @@ void st_batch_init(void)
 	const char *s = getenv("SYNCTRACE_BATCH");
 	st_batch_on = !(s && !strcmp(s, "0"));
 	if ((s = getenv("SYNCTRACE_REANNOUNCE")) && *s)
-		st_reann_every = strtoull(s, 0, 10);
+		st_reann_every = (int64_t)strtoull(s, 0, 10) * 1000000;
 	st_reann_ns = st_batch_now();
 	for (int i = 0; i < ST_EVI_N; i++)
 		st_ev_hashes[i] = st_batch_hash(st_ev_names[i]);

@@ -45,11 +45,12 @@ uint64_t *st_batch_reserve_slow(uint32_t need);
  * (probes.c). */
 void st_batch_emit(int tid, const uint64_t *words, unsigned n);
 void st_batch_write_out(struct st_batch *b);
-/* A rotating recording (`record --keep-last`: SYNCTRACE_REANNOUNCE=BYTES):
+/* A rotating recording (`record --keep-last`: SYNCTRACE_REANNOUNCE=MS):
  * the flusher has the process's announcement and loaded objects emitted
- * again (probes.c) once its batches wrote BYTES since the last time, or
- * ten seconds passed with some written, so that the kept tail of the
- * trace still says whose events it holds and names their objects. */
+ * again (probes.c) every MS milliseconds. They go to a ring of their own
+ * (tools/synctrace/session.c), which then always holds every live
+ * process's latest, so the kept tail of the data still says whose events
+ * it holds and names their objects. */
 void st_batch_reannounce(void);
 
 /* A record's time: the clock LTTng stamps events with. */

@@ -53,8 +53,8 @@ struct sa_model *sa_model_new(void)
 		build_dispatch();
 	struct sa_model *m = calloc(1, sizeof(*m));
 	if (m) {
-		m->first_ts = INT64_MAX;
-		m->last_ts = INT64_MIN;
+		m->first_ts = m->held_first = INT64_MAX;
+		m->last_ts = m->held_last = INT64_MIN;
 		m->work_id = SA_EV_work_done;
 		m->shared_key = sa_symbols_shared_key; /* one object per shared mapping key */
 	}
@@ -492,6 +492,13 @@ static void count_other(struct sa_model *m, const char *name)
 	m->other[i].events++;
 }
 
+int64_t sa_model_span(const struct sa_model *m)
+{
+	if (m->held_last > m->held_first)
+		return m->held_last - m->held_first;
+	return m->last_ts > m->first_ts ? m->last_ts - m->first_ts : 0;
+}
+
 int sa_model_feed(struct sa_model *m, const struct sa_event *e)
 {
 	enum sa_event_id id = (unsigned)e->id < SA_EV_COUNT ? e->id : SA_EV_UNKNOWN;
@@ -503,6 +510,13 @@ int sa_model_feed(struct sa_model *m, const struct sa_event *e)
 		m->first_ts = e->ts;
 	if (e->ts > m->last_ts)
 		m->last_ts = e->ts;
+	if (id != SA_EV_meta_start && id != SA_EV_meta_config && id != SA_EV_meta_module &&
+	    id != SA_EV_meta_mapping) {
+		if (e->ts < m->held_first)
+			m->held_first = e->ts;
+		if (e->ts > m->held_last)
+			m->held_last = e->ts;
+	}
 	if (id == SA_EV_UNKNOWN) {
 		count_other(m, e->name);
 		/* A foreign event as the unit of work (--work-event). */

@@ -216,6 +216,11 @@ struct sa_model {
 	unsigned nother;
 	uint64_t malformed;      /* events missing a field the model needs */
 	int64_t first_ts, last_ts;
+	/* The same, announcements (meta start, config, module, mapping) aside:
+	 * the span of the run the trace holds. A rotating recording keeps the
+	 * announcements in a ring of their own, older than its data's tail
+	 * (tools/synctrace/session.c). Unset (first > last) without such. */
+	int64_t held_first, held_last;
 	/* Discarded events: numbers touching them are lower bounds. */
 	struct sa_discard *discards;
 	uint32_t ndiscards, capdiscards;
@@ -272,6 +277,9 @@ void sa_model_free(struct sa_model *m);
  * delivers them). Returns 0, or -1 if the event is from a trace of a newer
  * format major (the model then ignores that process). */
 int sa_model_feed(struct sa_model *m, const struct sa_event *e);
+/* The span of the run the trace holds, in ns (held_first..held_last, or
+ * first_ts..last_ts when the trace holds only announcements). */
+int64_t sa_model_span(const struct sa_model *m);
 
 /* The tracer lost events in [begin, end] on one stream. */
 void sa_model_discarded(struct sa_model *m, unsigned trace, const char *stream,

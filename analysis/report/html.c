@@ -172,7 +172,7 @@ void sa_html_render(const struct sa_model *m, const struct sa_report_opts *o,
 	      "style-src 'unsafe-inline'\">\n<title>synctrace report</title>\n<style>", out);
 	fputs(style, out);
 	fputs("</style></head><body>\n<h1>synctrace report</h1>\n", out);
-	sa_fmt_ns(a, sizeof(a), m->last_ts > m->first_ts ? (double)(m->last_ts - m->first_ts) : 0);
+	sa_fmt_ns(a, sizeof(a), (double)sa_model_span(m));
 	fprintf(out, "<p class=\"meta\">%u process%s, %u threads, %u objects, %llu events over "
 		"%s. Hover a bar, a lane or an interval for details and call sites.</p>\n",
 		m->nprocs, m->nprocs == 1 ? "" : "es", m->nthreads, m->nobjs,

@@ -54,8 +54,7 @@ static void text_head(const struct sa_model *m, const struct sa_report_opts *o, 
 {
 	char span[32], ev[32];
 	uint32_t nobjs = sa_model_objects_seen(m);
-	sa_fmt_ns(span, sizeof(span), m->last_ts > m->first_ts ? (double)(m->last_ts - m->first_ts)
-							       : 0);
+	sa_fmt_ns(span, sizeof(span), (double)sa_model_span(m));
 	fprintf(out, "synctrace report: %u process%s, %u thread%s, %u object%s, %s events over %s\n",
 		m->nprocs, m->nprocs == 1 ? "" : "es", m->nthreads, m->nthreads == 1 ? "" : "s",
 		nobjs, nobjs == 1 ? "" : "s", sa_fmt_count(ev, sizeof(ev), m->events), span);

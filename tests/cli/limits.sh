@@ -43,18 +43,27 @@ rm -rf "$T/dur"
 
 # --keep-last: a ring of 4 files per stream; the folder stays near 4 MiB
 # (files are whole sub-buffers, and the metadata) and its tail is readable.
-run_st 0 "--keep-last 4M" record -q --keep-last 4M --level full -o "$T/ring" -- "$prog" 2 1000000
+# Each process repeats its announcement every SYNCTRACE_REANNOUNCE ms (1000
+# unless set): 20 here, so that this short run repeats it.
+SYNCTRACE_REANNOUNCE=20 run_st 0 "--keep-last 4M" record -q --keep-last 4M --level full -o "$T/ring" -- "$prog" 2 1000000
 size=$(bytes "$T/ring")
 limit=$((3 * 4 * 1048576))
 [ "$size" -le "$limit" ] && pass "--keep-last: $size bytes (<= $limit)" ||
 	fail "--keep-last: $size bytes, more than $limit"
 report_says "--keep-last" "$T/ring" 'rotating recording'
 # The tail still says whose events it holds and where their objects are:
-# the process announced itself again, loaded objects included, after each
-# eighth of the ring it wrote (tracepoints/batch.h).
+# the announcements have a ring of their own, which the data's rotation
+# does not touch (tools/synctrace/session.c), and they are repeated there
+# (tracepoints/batch.h).
+find "$T/ring" -name 'synctrace_meta_*' -size +0 | grep -q . &&
+	pass "--keep-last: the announcements have their own ring" ||
+	fail "--keep-last: no synctrace_meta stream in $(find "$T/ring" -type f | tr '\n' ' ')"
 trace_events "$T/ring" >"$T/ring.events"
-grep -q 'synctrace_meta:start: .*repeat = 1' "$T/ring.events" &&
+grep -q 'synctrace_meta:start: .*repeat = 0' "$T/ring.events" &&
 	pass "--keep-last: the tail has the process's announcement" ||
+	fail "--keep-last: no synctrace_meta:start in the tail"
+grep -q 'synctrace_meta:start: .*repeat = 1' "$T/ring.events" &&
+	pass "--keep-last: the announcement was repeated" ||
 	fail "--keep-last: no synctrace_meta:start repeat in the tail"
 grep -q 'synctrace_meta:module: .*cli_prog_burst' "$T/ring.events" &&
 	pass "--keep-last: the tail lists the loaded objects" ||

@@ -167,13 +167,10 @@ static int child_env(const struct record_opts *o, const char *lib, const char *t
 		r = setenv("SYNCTRACE_THRESHOLD", o->threshold, 1);
 	if (!r && o->blocking)
 		r = setenv("LTTNG_UST_ALLOW_BLOCKING", "1", 1);
-	if (!r && o->keep_last) {
-		/* a rotating trace keeps its tail: each process announces itself
-		 * again after every eighth of it (tracepoints/batch.h) */
-		char every[24];
-		snprintf(every, sizeof(every), "%llu", (unsigned long long)(o->keep_last / 8));
-		r = setenv("SYNCTRACE_REANNOUNCE", every, 1);
-	}
+	/* a rotating trace keeps its tail: each process announces itself again
+	 * every second, in the announcements' own ring (tracepoints/batch.h) */
+	if (!r && o->keep_last)
+		r = setenv("SYNCTRACE_REANNOUNCE", "1000", 0); /* or the user's */
 	return r;
 }
 

@@ -3,7 +3,9 @@
  * and the time that takes grows with their size; doc/design.md), with
  * --keep-last a ring of trace files per stream, synctrace's events (the
  * loaded objects among them, for symbolization: meta:module), contexts
- * vpid, vtid, procname. No ip context: it
+ * vpid, vtid, procname. With --keep-last the announcements (synctrace_meta)
+ * have a ring of their own, so that the data's rotation never takes them
+ * (META_CHANNEL). No ip context: it
  * would be the probe's address in libsynctrace (each event carries the
  * program's call site as `caller`), at 15-35 ns per event. A live session
  * (top, record --relayd) sends the same to a relay daemon instead. */
@@ -18,6 +20,15 @@
 #include "synctrace.h"
 
 #define CHANNEL "synctrace"
+/* A rotating recording's second channel: the processes' announcements and
+ * loaded objects. In the data channel, a stream's kept tail is whatever its
+ * CPU wrote last, milliseconds of a busy run, and no announcement made at a
+ * rate the program cannot outrun was sure to be in it (an eighth of the
+ * ring each was not, on a loaded machine: tests/cli/limits.sh). Here they
+ * rotate only among themselves, and each process repeats its own every
+ * second (tracepoints/batch.h), so the ring holds every live process's. */
+#define META_CHANNEL "synctrace_meta"
+#define META_EVENTS "synctrace_meta:*"
 
 static int failed(const char *what, const char *name, int ret)
 {
@@ -25,7 +36,22 @@ static int failed(const char *what, const char *name, int ret)
 	return -1;
 }
 
-static int enable_events(struct lttng_handle *h, const char *name)
+static int enable_one(struct lttng_handle *h, const char *name, const char *pattern,
+		      const char *channel, const char *exclude)
+{
+	struct lttng_event ev;
+	memset(&ev, 0, sizeof(ev));
+	ev.type = LTTNG_EVENT_TRACEPOINT;
+	ev.loglevel_type = LTTNG_EVENT_LOGLEVEL_ALL;
+	snprintf(ev.name, sizeof(ev.name), "%s", pattern);
+	char *ex[1] = { (char *)exclude };
+	int ret = lttng_enable_event_with_exclusions(h, &ev, channel, NULL, exclude ? 1 : 0,
+						     exclude ? ex : NULL);
+	return ret < 0 ? failed("cannot enable the events", name, ret) : 0;
+}
+
+/* The announcements go to META_CHANNEL when there is one (`meta`). */
+static int enable_events(struct lttng_handle *h, const char *name, int meta)
 {
 	/* Batched, the transitions come inside synctrace_batch:records, which
 	 * records them whether or not their own tracepoints are enabled
@@ -33,28 +59,21 @@ static int enable_events(struct lttng_handle *h, const char *name)
 	 * singly are enabled, as each enabled tracepoint costs every new
 	 * process a round trip to the session daemon at its start. The loaded
 	 * objects come as synctrace_meta:module (child.c). */
-	static const char *const batched[] = { "synctrace_meta:*", "synctrace_batch:*",
-					       "synctrace_summary:*", "synctrace_stack:*",
-					       "synctrace_thread:*" };
-	static const char *const all[] = { "synctrace_*" };
+	static const char *const batched[] = { "synctrace_batch:*", "synctrace_summary:*",
+					       "synctrace_stack:*", "synctrace_thread:*" };
 	const char *b = getenv("SYNCTRACE_BATCH");
-	int off = b && !strcmp(b, "0");
-	const char *const *patterns = off ? all : batched;
-	unsigned n = off ? 1 : sizeof(batched) / sizeof(batched[0]);
-	for (unsigned i = 0; i < n; i++) {
-		struct lttng_event ev;
-		memset(&ev, 0, sizeof(ev));
-		ev.type = LTTNG_EVENT_TRACEPOINT;
-		ev.loglevel_type = LTTNG_EVENT_LOGLEVEL_ALL;
-		snprintf(ev.name, sizeof(ev.name), "%s", patterns[i]);
-		int ret = lttng_enable_event_with_exclusions(h, &ev, CHANNEL, NULL, 0, NULL);
-		if (ret < 0)
-			return failed("cannot enable the events", name, ret);
-	}
-	return 0;
+	int off = b && !strcmp(b, "0"), r = 0;
+	if (off) /* every provider, the announcements where meta says */
+		r = enable_one(h, name, "synctrace_*", CHANNEL, meta ? META_EVENTS : NULL);
+	else
+		for (unsigned i = 0; !r && i < sizeof(batched) / sizeof(batched[0]); i++)
+			r = enable_one(h, name, batched[i], CHANNEL, NULL);
+	if (!r && (meta || !off))
+		r = enable_one(h, name, META_EVENTS, meta ? META_CHANNEL : CHANNEL, NULL);
+	return r;
 }
 
-static int add_contexts(struct lttng_handle *h, const char *name)
+static int add_contexts(struct lttng_handle *h, const char *name, const char *channel)
 {
 	static const enum lttng_event_context_type types[] = {
 		LTTNG_EVENT_CONTEXT_VPID, LTTNG_EVENT_CONTEXT_VTID,
@@ -64,7 +83,7 @@ static int add_contexts(struct lttng_handle *h, const char *name)
 		struct lttng_event_context ctx;
 		memset(&ctx, 0, sizeof(ctx));
 		ctx.ctx = types[i];
-		int ret = lttng_add_context(h, &ctx, NULL, CHANNEL);
+		int ret = lttng_add_context(h, &ctx, NULL, channel);
 		if (ret < 0)
 			return failed("cannot add the contexts", name, ret);
 	}
@@ -104,19 +123,37 @@ static void channel_geometry(const struct record_opts *o, uint64_t *subbuf, uint
 	*num = n;
 }
 
+/* META_CHANNEL's: 4 sub-buffers of 16 KiB a CPU, 4 trace files a stream
+ * that hold an eighth of --keep-last in all (at least 64 KiB each): some
+ * hundreds of announcements (about 1.5 KiB each with a dozen objects). */
+static void meta_geometry(const struct record_opts *o, uint64_t *subbuf, uint64_t *num,
+			  uint64_t *file_size, uint64_t *file_count)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+	*subbuf = 16384;
+	*num = 4;
+	*file_count = 4;
+	*file_size = o->keep_last / 8 / ((uint64_t)(cpus > 0 ? cpus : 1) * *file_count);
+	if (*file_size < 65536)
+		*file_size = 65536;
+}
+
 static int enable_channel(struct lttng_handle *h, struct lttng_domain *dom, const char *name,
-			  const struct record_opts *o)
+			  const struct record_opts *o, const char *channel)
 {
 	struct lttng_channel *chan = lttng_channel_create(dom);
 	if (!chan) {
 		say("cannot allocate an LTTng channel");
 		return -1;
 	}
-	snprintf(chan->name, sizeof(chan->name), "%s", CHANNEL);
+	snprintf(chan->name, sizeof(chan->name), "%s", channel);
 	chan->enabled = 1;
 	chan->attr.overwrite = 0;
 	uint64_t sb, num, fsize, fcount;
-	channel_geometry(o, &sb, &num, &fsize, &fcount);
+	if (strcmp(channel, CHANNEL))
+		meta_geometry(o, &sb, &num, &fsize, &fcount);
+	else
+		channel_geometry(o, &sb, &num, &fsize, &fcount);
 	chan->attr.subbuf_size = sb;
 	chan->attr.num_subbuf = num;
 	chan->attr.tracefile_size = fsize;
@@ -142,11 +179,16 @@ static int configure_and_start(const char *name, const struct record_opts *o)
 		say("cannot get a handle on session %s", name);
 		return -1;
 	}
-	int r = enable_channel(h, &dom, name, o);
+	int meta = o->keep_last != 0;
+	int r = enable_channel(h, &dom, name, o, CHANNEL);
+	if (!r && meta)
+		r = enable_channel(h, &dom, name, o, META_CHANNEL);
 	if (!r)
-		r = enable_events(h, name);
+		r = enable_events(h, name, meta);
 	if (!r)
-		r = add_contexts(h, name);
+		r = add_contexts(h, name, CHANNEL);
+	if (!r && meta)
+		r = add_contexts(h, name, META_CHANNEL);
 	lttng_destroy_handle(h);
 	if (r)
 		return -1;

@@ -49,13 +49,23 @@ struct sa_wl_counts {
 };
 
 struct sa_wl_entry {
-	uint16_t ev;          /* enum sa_event_id of the event that named the call */
+	uint16_t ev;          /* enum sa_event_id of the event that named the call;
+	                         SA_EV_summary_object: a condvar's aggregates (below) */
 	uint8_t broadcast;    /* cond:signal with broadcast 1 */
+	uint8_t kinds;        /* aggregates: 1 signals seen, 2 broadcasts seen */
 	uint64_t site;        /* its call site (caller), 0 unknown */
 	struct sa_wl_counts c;
 };
-/* "cond:broadcast", "sem:post", "mutex:released", "futex:wake" ... */
+/* "cond:broadcast", "sem:post", "mutex:released", "futex:wake" ...;
+ * aggregates: "cond:signal", "cond:broadcast" or "cond:signal/broadcast". */
 const char *sa_wl_op_name(const struct sa_wl_entry *e);
+/* A condvar's ledger from the summary level's aggregates (summary.c), one
+ * entry of no call site: its calls, the waiters they signaled and what
+ * became of them, as the thread that counted each saw it. d's out[WON]
+ * holds the waiters that woke signaled, futile ones included; kinds as
+ * the entry's. */
+void sa_wl_aggregate(struct sa_model *m, uint32_t oi, const struct sa_wl_counts *d,
+		     unsigned kinds);
 
 /* The ledger's entries of object (or class) row obj: one per waking call
  * site and kind; their number. */

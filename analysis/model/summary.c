@@ -206,6 +206,29 @@ static void cond_part(struct sa_model *m, struct sa_object *o, struct sa_thread 
 	x->handoff_wake += c[ST_SUMMARY_COUNT_COND_HANDOFF_WAKE];
 	merge(m, &x->wait, a, ST_SUMMARY_HIST_COND_WAIT);
 	merge(m, &x->herd, a, ST_SUMMARY_HIST_COND_HERD);
+	/* The wake ledger's numbers that each thread can count alone: no call
+	 * sites, no latencies, nothing that pairs a waker with its wakee. */
+	struct sa_wl_counts d = {
+		.calls = c[ST_SUMMARY_COUNT_COND_SIGNALS] + c[ST_SUMMARY_COUNT_COND_BROADCASTS],
+		.nobody = c[ST_SUMMARY_COUNT_COND_NOBODY],
+		.woken = c[ST_SUMMARY_COUNT_COND_MOVED],
+		.met_leaving = c[ST_SUMMARY_COUNT_COND_MET_LEAVING],
+		.went_on = c[ST_SUMMARY_COUNT_COND_WENT_ON],
+		.multi = c[ST_SUMMARY_COUNT_COND_BROADCASTS],
+	};
+	d.out[SA_WL_WON] = c[ST_SUMMARY_COUNT_COND_WOKE_SIGNALED];
+	d.out[SA_WL_FUTILE] = c[ST_SUMMARY_COUNT_COND_FUTILE];
+	d.out[SA_WL_PASSED_ON] = c[ST_SUMMARY_COUNT_COND_WOKE_CANCELLED_SIGNALED];
+	for (unsigned i = 0; i < a->nh; i++) /* the broadcasts' largest herd */
+		if (a->h[i].id == ST_SUMMARY_HIST_COND_HERD && a->h[i].d.n)
+			d.fan_max = a->h[i].d.max;
+	/* (before format 2.8 / 3.8 a summary had no futile counts: none then) */
+	const struct sa_proc *p = o->proc < m->nprocs ? &m->procs[o->proc] : NULL;
+	if (p && p->fmt_minor >= 8 &&
+	    (d.calls || d.woken || d.out[SA_WL_WON] || d.out[SA_WL_FUTILE] || d.met_leaving))
+		sa_wl_aggregate(m, (uint32_t)(o - m->objs), &d,
+				(c[ST_SUMMARY_COUNT_COND_SIGNALS] ? 1u : 0u) |
+				(c[ST_SUMMARY_COUNT_COND_BROADCASTS] ? 2u : 0u));
 }
 
 static void sem_part(struct sa_model *m, struct sa_object *o, struct sa_thread *t, struct agg *a)

@@ -92,6 +92,9 @@ const char *sa_wl_outcome_name(enum sa_wl_outcome k)
 
 const char *sa_wl_op_name(const struct sa_wl_entry *e)
 {
+	if (e->ev == SA_EV_summary_object)
+		return e->kinds == 2 ? "cond:broadcast" : e->kinds == 1 ? "cond:signal"
+									 : "cond:signal/broadcast";
 	if (e->ev == SA_EV_cond_signal)
 		return e->broadcast ? "cond:broadcast" : "cond:signal";
 	const char *s = sa_event_name((enum sa_event_id)e->ev);
@@ -813,6 +816,21 @@ void sa_wl_totals(const struct sa_model *m, uint32_t obj, struct sa_wl_counts *o
 	}
 }
 
+void sa_wl_aggregate(struct sa_model *m, uint32_t oi, const struct sa_wl_counts *d,
+		     unsigned kinds)
+{
+	struct sa_wl_obj *w = obj_wl(m, oi);
+	struct sa_wl_entry *e = w ? entry_in(m, w, SA_EV_summary_object, 0, 0) : NULL;
+	if (!e)
+		return;
+	e->kinds |= (uint8_t)kinds;
+	/* Won: woke signaled, less the futile. A waiter counts its futile wake
+	 * at its next wait, after its woke: the sums never go below. */
+	uint64_t woke = e->c.out[SA_WL_WON] + e->c.out[SA_WL_FUTILE] + d->out[SA_WL_WON];
+	add(&e->c, d);
+	e->c.out[SA_WL_WON] = less(woke, e->c.out[SA_WL_FUTILE]);
+}
+
 void sa_wl_fold(struct sa_model *m, uint32_t ci, uint32_t oi)
 {
 	struct sa_wl_obj *ow = m->objs[oi].wl, *cw;
@@ -822,8 +840,10 @@ void sa_wl_fold(struct sa_model *m, uint32_t ci, uint32_t oi)
 		for (uint32_t i = 0; i < ow->n; i++) {
 			struct sa_wl_entry *e = entry_in(m, cw, ow->e[i].ev, ow->e[i].broadcast,
 							 ow->e[i].site);
-			if (e)
+			if (e) {
 				add(&e->c, &ow->e[i].c);
+				e->kinds |= ow->e[i].kinds;
+			}
 		}
 	/* Its returns and credits die with it (it was destroyed). */
 	for (unsigned i = 0; i < ow->nret; i++)

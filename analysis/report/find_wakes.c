@@ -37,7 +37,7 @@ static void say_finding(struct sa_fb *f, int v, const struct worst *w)
 {
 	static const char *const verdict[V_N] = { "futile", "woke_nobody", "lost" };
 	const struct sa_model *m = f->m;
-	char site[256], a[32], b[32];
+	char site[256], from[300], a[32], b[32];
 	struct sa_cell *c = sa_finding_row(f, "futile_wakes");
 	if (!c)
 		return;
@@ -49,17 +49,21 @@ static void say_finding(struct sa_fb *f, int v, const struct worst *w)
 	if (w->e->site) {
 		sa_site_name(m, m->objs[w->obj].proc, w->e->site, site, sizeof(site));
 		sa_cell_str(&c[SA_FND_BY_SITE], site);
+	} else if (w->e->ev == SA_EV_summary_object) {
+		/* a summary's aggregates: counted, but by no call site */
+		snprintf(site, sizeof(site), "(the summary level records no call sites)");
 	} else {
 		snprintf(site, sizeof(site), "inside the primitive");
 	}
+	snprintf(from, sizeof(from), "%s%s", w->e->ev == SA_EV_summary_object ? "" : "from ", site);
 	const char *try_;
 	sa_finding_object(f, w->obj);
 	switch (v) {
 	case V_FUTILE:
-		sa_finding_say(f, ": %s of %s waiters woken by %s from %s waited again at once "
+		sa_finding_say(f, ": %s of %s waiters woken by %s %s waited again at once "
 			       "without releasing the mutex (futile wakeups: their predicate was "
 			       "false)", sa_fmt_count(a, 32, w->n), sa_fmt_count(b, 32, w->of),
-			       sa_wl_op_name(w->e), site);
+			       sa_wl_op_name(w->e), from);
 		if (k->multi && k->multi == k->calls)
 			sa_finding_say(f, "; each broadcast woke %.1f, %.1f of them usefully",
 				       (double)k->woken / (double)k->calls,
@@ -68,17 +72,17 @@ static void say_finding(struct sa_fb *f, int v, const struct worst *w)
 				: "one condvar per predicate, so a signal reaches a waiter that can go";
 		break;
 	case V_NOBODY:
-		sa_finding_say(f, ": %s of %s wake calls (%s from %s) woke nobody: system calls "
+		sa_finding_say(f, ": %s of %s wake calls (%s %s) woke nobody: system calls "
 			       "for no sleeper", sa_fmt_count(a, 32, w->n), sa_fmt_count(b, 32, w->of),
-			       sa_wl_op_name(w->e), site);
+			       sa_wl_op_name(w->e), from);
 		try_ = "wake only when a waiter is registered; a mutex taken after a sleep owes one "
 		       "such wake (doc/mutex.md)";
 		break;
 	default:
-		sa_finding_say(f, ": %s of %s threads woken by %s from %s slept on it again at "
+		sa_finding_say(f, ": %s of %s threads woken by %s %s slept on it again at "
 			       "once: a barging or spinning thread took it first (wake-then-block)",
 			       sa_fmt_count(a, 32, w->n), sa_fmt_count(b, 32, w->of),
-			       sa_wl_op_name(w->e), site);
+			       sa_wl_op_name(w->e), from);
 		try_ = "shorter holds (fewer bargers), or let woken threads spin briefly "
 		       "(SYNCTRACE_SPIN)";
 		break;

@@ -67,6 +67,14 @@ struct st_sum_table {
 	uint64_t since_ns;         /* coarse clock of the oldest aggregate, 0 none */
 	const void *woken_obj;     /* woken from a futex wait on it, not yet past it */
 	int in_relock;             /* between cond:woke and cond:relocked */
+	/* Futile wakes (doc/wakes.md, as the wake ledger sees them): its last
+	 * condvar wait ended signaled (woke), then the condvar, mutex and the
+	 * mutex's acquisitions counter it relocked with (fut_acq 0: none). Its
+	 * next enqueue on that condvar and mutex with the same counter never
+	 * let the mutex go: the wake was futile. */
+	int woke_signaled;
+	const void *fut_cond, *fut_mutex;
+	uint64_t fut_acq;
 	struct st_sum_entry e[ST_SUM_SLOTS];
 };
 
@@ -535,13 +543,14 @@ void st_summary_cond_enqueued(const void *cond, const void *caller, const void *
 			      const void *node, int clock, int timed, int64_t abs_sec,
 			      int64_t abs_nsec, int queued, uint64_t mutex_acq)
 {
-	/* mutex_acq (futile wakes) is not aggregated: the wake ledger's, at
-	 * the contention and full levels. */
-	(void)mutex, (void)node, (void)clock, (void)abs_sec, (void)abs_nsec, (void)queued;
-	(void)mutex_acq;
+	(void)node, (void)clock, (void)abs_sec, (void)abs_nsec, (void)queued;
 	FAMILY_ENTRY(COND, cond, caller);
 	e->c[ST_SUMMARY_COUNT_COND_WAITS]++;
 	e->c[ST_SUMMARY_COUNT_COND_TIMED_WAITS] += timed != 0;
+	struct st_sum_table *t = st_sum_mine; /* begin found it */
+	e->c[ST_SUMMARY_COUNT_COND_FUTILE] += t->fut_acq && t->fut_acq == mutex_acq &&
+					     t->fut_cond == cond && t->fut_mutex == mutex;
+	t->fut_acq = 0;
 }
 
 /* Counted through signal's moved; what it adds (the waker's latency)
@@ -604,18 +613,24 @@ void st_summary_cond_woke(const void *cond, const void *node, int how, int spuri
 	hist_add(e, ST_SUMMARY_HIST_COND_WAIT, wait_ns);
 	ledger(e, ST_SUMMARY_HIST_LEDGER_COND, wait_ns, how != ST_COND_WOKE_SIGNALED, 0);
 	st_sum_mine->in_relock = 1;
+	st_sum_mine->woke_signaled = how == ST_COND_WOKE_SIGNALED;
 }
 
 /* The re-acquisition: its own wait kind, on the mutex. */
 void st_summary_cond_relocked(const void *cond, const void *mutex, const void *node,
 			      int contended, int result, uint64_t relock_ns, uint64_t mutex_acq)
 {
-	(void)node, (void)mutex_acq; /* futile wakes: the report's (wake ledger), not aggregated */
+	(void)node;
 	FAMILY_ENTRY(COND, cond, 0);
 	e->c[ST_SUMMARY_COUNT_COND_RELOCKED]++;
 	e->c[ST_SUMMARY_COUNT_COND_RELOCK_CONTENDED] += contended != 0;
 	e->c[ST_SUMMARY_COUNT_COND_RELOCK_NS] += relock_ns;
-	st_sum_mine->in_relock = 0;
+	struct st_sum_table *t = st_sum_mine;
+	t->in_relock = 0;
+	t->fut_cond = cond;
+	t->fut_mutex = mutex;
+	t->fut_acq = t->woke_signaled ? mutex_acq : 0;
+	t->woke_signaled = 0;
 	if (result || !mutex)
 		return;
 	struct st_sum_entry *me = begin(mutex, ST_SUMMARY_FAMILY_MUTEX, 1, 0);
@@ -626,9 +641,11 @@ void st_summary_cond_relocked(const void *cond, const void *mutex, const void *n
 void st_summary_cond_signal(const void *cond, const void *caller, int broadcast, int moved,
 			    int leaving, const void *first, int first_how)
 {
-	(void)leaving, (void)first, (void)first_how;
+	(void)first, (void)first_how;
 	FAMILY_ENTRY(COND, cond, caller);
 	uint64_t n = pos(moved);
+	e->c[ST_SUMMARY_COUNT_COND_NOBODY] += moved <= 0;
+	e->c[ST_SUMMARY_COUNT_COND_WENT_ON] += !broadcast && leaving > 0 && moved > 0;
 	if (broadcast) {
 		e->c[ST_SUMMARY_COUNT_COND_BROADCASTS]++;
 		hist_add(e, ST_SUMMARY_HIST_COND_HERD, n);

@@ -91,7 +91,7 @@ int st_barrier_wait(struct st_barrier *b, const void *caller)
 	/* Read before arriving: after the round opens b may be destroyed. */
 	unsigned count = b->count;
 	int shared = b->shared != 0;
-	unsigned long long t0 = st_tracing() ? st_now_ns() : 0;
+	unsigned long long t0 = 0; /* the wait's start: after its arrival, or a round waited out */
 
 	st_set_caller(caller);
 	/* Arrive. A round that is full but not yet open (more threads than
@@ -99,8 +99,11 @@ int st_barrier_wait(struct st_barrier *b, const void *caller)
 	 * next one, and its void +1 is erased by the opening. The acq_rel
 	 * chain of arrivals hands each one's prior writes to the opener. */
 	uint64_t d;
-	while ((unsigned)(d = __atomic_fetch_add(&b->data, 1, __ATOMIC_ACQ_REL)) >= count)
+	while ((unsigned)(d = __atomic_fetch_add(&b->data, 1, __ATOMIC_ACQ_REL)) >= count) {
+		if (!t0 && st_tracing())
+			t0 = st_now_ns();
 		wait_round(b, round_of(d), shared);
+	}
 	unsigned round = round_of(d);
 	unsigned k = (unsigned)d + 1;
 
@@ -123,7 +126,10 @@ int st_barrier_wait(struct st_barrier *b, const void *caller)
 	st_barrier_ev_arrival(b, caller, (int)round, (int)k, (int)count);
 	/* Waiting: b is valid, its round cannot open without us. The last
 	 * arrival ends the wait; wait_round's last load of data acquired the
-	 * opener's exchange (all 64-bit, as TSan pairs atomics by size). */
+	 * opener's exchange (all 64-bit, as TSan pairs atomics by size). Its
+	 * spin starts where the wait does (st_spin_from): one clock read. */
+	if (!t0 && st_tracing())
+		st_spin_from(t0 = st_now_ns());
 	int spun = wait_round(b, round, shared);
 	/* Our last touch of b: destroy waits for `leaving` to drain. */
 	depart(b, shared);

@@ -15,6 +15,7 @@ struct st_tls {
 	int cond_signals_left; /* signals that still count as replies: each private
 				  condvar wait resets it (cond.h, spin hint) */
 	unsigned long long spin_end_ns; /* when the last traced spin ended (wait.h) */
+	unsigned long long spin_t0;     /* the start a wait gives its spin (st_spin_from) */
 };
 
 extern __thread struct st_tls st_tls __attribute__((tls_model("initial-exec")));

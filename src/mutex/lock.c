@@ -134,15 +134,16 @@ static int lock_slow(struct st_mutex *m, clockid_t clk, const struct timespec *a
 	if ((ret = st_timespec_check(abs)))
 		return ret;
 
-	unsigned long long t0 = st_tracing() ? st_now_ns() : 0;
 	int spins, sleeps = 0;
 	st_mutex_ev_requested(m, caller, st_load_relaxed(&m->lock) & ST_MUTEX_TID_MASK,
 		 st_load_relaxed(&m->waiters));
+	unsigned long long t0 = st_tracing() ? st_now_ns() : 0;
 
 	/* A relock after a condvar wait spins on its own hint (misses);
 	 * otherwise every mutex spins unless SYNCTRACE_SPIN_MUTEXES=adaptive
 	 * (config.h: why), on the thread's streak and not gated by the crowd
 	 * hint (wait.h, st_spin_lock: why). */
+	st_spin_from(t0);
 	int out = misses ? st_spin_adaptive(m, &m->waiters, take, &t, misses, st_spin_limit,
 					    ST_RELOCK_MISSES, &spins)
 			 : st_spin_lock(m, &m->waiters, take, &t,

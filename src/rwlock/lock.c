@@ -125,12 +125,13 @@ int st_rwlock_lock_slow(struct st_rwlock *rw, int write, clockid_t clk,
 		return EAGAIN;
 
 	int shared = rw->shared != 0, spins, sleeps = 0;
-	unsigned long long t0 = st_tracing() ? st_now_ns() : 0;
+	int tr = st_tracing();
 	v = st_load_relaxed(&rw->lock);
-	if (t0)
+	if (tr)
 		st_rwlock_ev_requested(rw, caller, write,
 				       st_rwlock_readers(v),
 				       st_load_relaxed(&rw->owner), st_load_relaxed(&rw->wwait));
+	unsigned long long t0 = tr ? st_now_ns() : 0;
 	/* From here to its acquisition or timeout a writer counts as waiting:
 	 * on a writer-preferring lock new readers stay out. */
 	if (write)
@@ -139,6 +140,7 @@ int st_rwlock_lock_slow(struct st_rwlock *rw, int write, clockid_t clk,
 	 * are about to sleep, most of them behind a word that moves (readers
 	 * come and go) and back in a moment; bailing on them fills the sleep
 	 * loop, and every try there sets S (doc/rwlock.md). */
+	st_spin_from(t0);
 	if (st_spin_lock(rw, NULL, try_lock, &c, st_spin_limit, &spins, 1) ==
 	    ST_SPIN_OUTCOME_ACQUIRED) {
 		acquired(rw, write, ST_RWLOCK_HOW_SPIN, spins, 0, t0, caller);

@@ -55,12 +55,13 @@ int st_sem_wait_slow(struct st_sem *s, clockid_t clk, const struct timespec *abs
 	 * sem.c). A time before the epoch never sleeps: ETIMEDOUT. */
 	st_set_caller(caller);
 
-	int shared = s->private != 0, spins = 0, sleeps = 0;
-	unsigned long long t0 = st_tracing() ? st_now_ns() : 0;
-	if (t0)
+	int shared = s->private != 0, spins = 0, sleeps = 0, tr = st_tracing();
+	if (tr)
 		st_sem_ev_wait_begin(s, caller, st_load_relaxed(&s->value),
 				     st_load_relaxed(&s->nwaiters));
+	unsigned long long t0 = tr ? st_now_ns() : 0;
 
+	st_spin_from(t0);
 	if (st_spin_handoff_gated(s, &s->nwaiters, take, s, &s->spin_misses, &spins, 0) ==
 	    ST_SPIN_OUTCOME_ACQUIRED) {
 		/* The hint is written before we return: s lives at least until

@@ -52,7 +52,8 @@ struct sa_wl_entry {
 	uint16_t ev;          /* enum sa_event_id of the event that named the call;
 	                         SA_EV_summary_object: a condvar's aggregates (below) */
 	uint8_t broadcast;    /* cond:signal with broadcast 1 */
-	uint8_t kinds;        /* aggregates: 1 signals seen, 2 broadcasts seen */
+	uint8_t kinds;        /* aggregates: 1 signals seen, 2 broadcasts seen; 4 a
+	                         futex-level object's wakes (find_wakes.c) */
 	uint64_t site;        /* its call site (caller), 0 unknown */
 	struct sa_wl_counts c;
 };

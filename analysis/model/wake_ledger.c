@@ -93,8 +93,10 @@ const char *sa_wl_outcome_name(enum sa_wl_outcome k)
 const char *sa_wl_op_name(const struct sa_wl_entry *e)
 {
 	if (e->ev == SA_EV_summary_object)
-		return e->kinds == 2 ? "cond:broadcast" : e->kinds == 1 ? "cond:signal"
-									 : "cond:signal/broadcast";
+		return e->kinds == 4   ? "futex:wake"
+		       : e->kinds == 2 ? "cond:broadcast"
+		       : e->kinds == 1 ? "cond:signal"
+				       : "cond:signal/broadcast";
 	if (e->ev == SA_EV_cond_signal)
 		return e->broadcast ? "cond:broadcast" : "cond:signal";
 	const char *s = sa_event_name((enum sa_event_id)e->ev);

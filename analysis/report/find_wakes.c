@@ -5,6 +5,9 @@
  *   woke_nobody  wake system calls that found nobody asleep
  *   lost         woken threads that slept again on the object at once
  * Ranked by how many wakes each wasted. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "sa_findings.h"
 #include "sa_symbols.h"
 
@@ -49,18 +52,17 @@ static void say_finding(struct sa_fb *f, int v, const struct worst *w)
 	if (w->e->site) {
 		sa_site_name(m, m->objs[w->obj].proc, w->e->site, site, sizeof(site));
 		sa_cell_str(&c[SA_FND_BY_SITE], site);
-	} else if (w->e->ev == SA_EV_summary_object) {
-		/* a summary's aggregates: counted, but by no call site */
-		snprintf(site, sizeof(site), "(the summary level records no call sites)");
 	} else {
 		snprintf(site, sizeof(site), "inside the primitive");
 	}
-	snprintf(from, sizeof(from), "%s%s", w->e->ev == SA_EV_summary_object ? "" : "from ", site);
+	/* a summary's aggregates: counted, but by no call site */
+	int agg = w->e->ev == SA_EV_summary_object;
+	snprintf(from, sizeof(from), "%s%s", agg ? "" : " from ", agg ? "" : site);
 	const char *try_;
 	sa_finding_object(f, w->obj);
 	switch (v) {
 	case V_FUTILE:
-		sa_finding_say(f, ": %s of %s waiters woken by %s %s waited again at once "
+		sa_finding_say(f, ": %s of %s waiters woken by %s%s waited again at once "
 			       "without releasing the mutex (futile wakeups: their predicate was "
 			       "false)", sa_fmt_count(a, 32, w->n), sa_fmt_count(b, 32, w->of),
 			       sa_wl_op_name(w->e), from);
@@ -72,14 +74,14 @@ static void say_finding(struct sa_fb *f, int v, const struct worst *w)
 				: "one condvar per predicate, so a signal reaches a waiter that can go";
 		break;
 	case V_NOBODY:
-		sa_finding_say(f, ": %s of %s wake calls (%s %s) woke nobody: system calls "
+		sa_finding_say(f, ": %s of %s wake calls (%s%s) woke nobody: system calls "
 			       "for no sleeper", sa_fmt_count(a, 32, w->n), sa_fmt_count(b, 32, w->of),
 			       sa_wl_op_name(w->e), from);
 		try_ = "wake only when a waiter is registered; a mutex taken after a sleep owes one "
 		       "such wake (doc/mutex.md)";
 		break;
 	default:
-		sa_finding_say(f, ": %s of %s threads woken by %s %s slept on it again at "
+		sa_finding_say(f, ": %s of %s threads woken by %s%s slept on it again at "
 			       "once: a barging or spinning thread took it first (wake-then-block)",
 			       sa_fmt_count(a, 32, w->n), sa_fmt_count(b, 32, w->of),
 			       sa_wl_op_name(w->e), from);
@@ -92,18 +94,43 @@ static void say_finding(struct sa_fb *f, int v, const struct worst *w)
 	if (k->sched_n && v != V_NOBODY)
 		sa_finding_say(f, "; woken threads ran %s after the wake",
 			       sa_fmt_ns(b, 32, (double)(k->sched_ns / k->sched_n)));
+	if (agg)
+		sa_finding_say(f, "; the summary level records no call sites");
 	sa_cell_str(&c[SA_FND_TRY], try_);
 	sa_finding_say(f, ". Try: %s.", try_);
 	sa_finding_done(f, c);
+}
+
+/* A futex-level object of a summary-level process (a mutex, semaphore,
+ * rwlock...): its wakes that woke nobody and its woken threads that slept
+ * again, as the threads counted them (wakes.objects), by no call site:
+ * which thread a wake woke, and so who won, needs the contention level. */
+static unsigned summary_wakes(const struct sa_model *m, uint32_t i, struct sa_wl_entry *p)
+{
+	const struct sa_object *ob = &m->objs[i];
+	if (!ob->instances || ob->type == SA_OBJ_COND || ob->proc >= m->nprocs ||
+	    m->procs[ob->proc].level != ST_META_LEVEL_SUMMARY || !ob->fx_wakes)
+		return 0;
+	memset(p, 0, sizeof(*p));
+	p->ev = SA_EV_summary_object;
+	p->kinds = 4;
+	p->c.calls = ob->fx_wakes;
+	p->c.nobody = ob->fx_wasted;
+	p->c.woken = ob->fx_woken;
+	p->c.out[SA_WL_LOST] = ob->wake_then_block;
+	return 1;
 }
 
 void sa_findings_wakes(struct sa_fb *f)
 {
 	const struct sa_model *m = f->m;
 	struct worst w[V_N] = { 0 };
+	struct sa_wl_entry *pseudo = calloc(m->nobjs ? m->nobjs : 1, sizeof(*pseudo));
 	for (uint32_t i = 0; i < m->nobjs; i++) {
 		const struct sa_wl_entry *e;
 		unsigned n = m->objs[i].instances ? sa_wl_entries(m, i, &e) : 0;
+		if (!n && pseudo && (n = summary_wakes(m, i, &pseudo[i])))
+			e = &pseudo[i];
 		for (unsigned j = 0; j < n; j++)
 			for (int v = 0; v < V_N; v++) {
 				uint64_t of, x = wasted(&e[j].c, v, &of);
@@ -132,4 +159,5 @@ void sa_findings_wakes(struct sa_fb *f)
 	 * outcome of every site is in the wakes.outcomes and wakes.sites tables. */
 	for (int i = 0; i < k && i < 2; i++)
 		say_finding(f, order[i], &w[order[i]]);
+	free(pseudo);
 }

@@ -36,5 +36,5 @@ else
 fi
 eq_json summary "latencies: not in a summary" "$cv | .sched_delay_mean_ns" null
 eq_json summary "no call site" "[.tables[] | select(.name == \"wakes.sites\") | .rows[] | select(.type == \"cond\") | .call_site] | unique | tojson" '[null]'
-eq_json summary "the finding says it has no call site" "$finding[0].text | test(\"waiters woken by cond:broadcast [(]the summary level records no call sites[)] waited again\")" true
+eq_json summary "the finding says it has no call site" "$finding[0].text | test(\"waiters woken by cond:broadcast waited again.*; the summary level records no call sites[.]\")" true
 finish

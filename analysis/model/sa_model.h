@@ -393,6 +393,14 @@ struct sa_thread *sa_model_thread_tid(struct sa_model *m, const struct sa_event 
 /* Processes recorded at the summary level (model/summary.c): their counts
  * come from per-thread aggregates, with no order between two threads'. */
 uint32_t sa_model_summary_procs(const struct sa_model *m);
+/* The process of thread ti, whose call sites are named with that process's
+ * loaded objects (a class folds objects of several processes, hosts
+ * even); fallback when ti is no thread. */
+static inline uint32_t sa_model_thread_proc(const struct sa_model *m, uint32_t ti,
+					    uint32_t fallback)
+{
+	return ti < m->nthreads ? m->threads[ti].proc : fallback;
+}
 
 /* Does synctrace_meta:start e begin a new instance of process p (the
  * current one for its trace and vpid)? Yes for an exec or a reused pid; no

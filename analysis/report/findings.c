@@ -383,7 +383,7 @@ static void wait_finding(struct sa_fb *f, const struct sa_waits_view *v, const s
 			sa_set_i(&c[SA_FND_BY_TID], m->threads[who].vtid);
 		say(f, "; held by thread `%s`", s);
 		if (site) {
-			sa_site_name(m, ob->proc, site, s, sizeof(s));
+			sa_site_name(m, sa_model_thread_proc(m, who, ob->proc), site, s, sizeof(s));
 			sa_cell_str(&c[SA_FND_BY_SITE], s);
 			say(f, " in %s", s);
 		}
@@ -401,7 +401,8 @@ static void wait_finding(struct sa_fb *f, const struct sa_waits_view *v, const s
 			sa_set_i(&c[SA_FND_BY_TID], m->threads[wk->thread].vtid);
 		say(f, "; woken by thread `%s`", s);
 		if (wk->site) {
-			sa_site_name(m, ob->proc, wk->site, s, sizeof(s));
+			sa_site_name(m, sa_model_thread_proc(m, wk->thread, ob->proc), wk->site, s,
+				     sizeof(s));
 			sa_cell_str(&c[SA_FND_BY_SITE], s);
 			say(f, " from %s", s);
 		}

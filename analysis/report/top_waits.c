@@ -415,7 +415,9 @@ static void blame_table(const struct sa_model *m, const struct sa_report_opts *o
 			sa_thread_label(m, b->thread, buf, sizeof(buf));
 			sa_cell_str(&c[B_THREAD], buf);
 			if (b->site)
-				sa_cell_str(&c[B_SITE], sa_site_name(m, ob->proc, b->site, buf, sizeof(buf)));
+				sa_cell_str(&c[B_SITE],
+					    sa_site_name(m, sa_model_thread_proc(m, b->thread, ob->proc),
+							 b->site, buf, sizeof(buf)));
 			sa_set_u(&c[B_COUNT], b->holds);
 			sa_set_u(&c[B_CAUSED], b->caused_ns);
 			if (b->hold_ns) {
@@ -438,7 +440,9 @@ static void blame_table(const struct sa_model *m, const struct sa_report_opts *o
 			sa_thread_label(m, w->thread, buf, sizeof(buf));
 			sa_cell_str(&c[B_THREAD], buf);
 			if (w->site)
-				sa_cell_str(&c[B_SITE], sa_site_name(m, ob->proc, w->site, buf, sizeof(buf)));
+				sa_cell_str(&c[B_SITE],
+					    sa_site_name(m, sa_model_thread_proc(m, w->thread, ob->proc),
+							 w->site, buf, sizeof(buf)));
 			sa_set_u(&c[B_COUNT], w->wakes);
 			sa_set_u(&c[B_RELEASED], w->released);
 			if (w->released)

@@ -64,6 +64,12 @@ n=$(awk '$2 == "mutex" && $4 == "hot_lock"' <<<"$top" | wc -l)
 [ "$n" -eq 1 ] && pass "hot_lock: one row for both hosts" || fail "hot_lock: $n rows"
 w=$(waits_of "$top" hot_lock)
 [ "$w" = 16 ] && pass "hot_lock: 16 waits (8 + 8)" || fail "hot_lock: '$w' waits"
+# Each holder's site is named from its own process's objects (each host's
+# program is loaded at its own address).
+blame=$(sed -n '/^Who made them wait/,/^note/p' "$T/report" | grep -E '^[0-9]+ held ')
+[ "$(grep -c 'round_on (hot.c:[0-9]*)' <<<"$blame")" -eq "$(grep -c . <<<"$blame")" ] &&
+	[ -n "$blame" ] && pass "every holder's site named by function and line" ||
+	fail "a holder's site is not named: $blame"
 grep -q '^ 1\. mutex `hot_lock` (worker (hot.c:[0-9]*)) (2 objects): ' "$T/report" &&
 	pass "hot_lock ranks first, its class holding 2 objects (one a host)" ||
 	fail "the first finding is not hot_lock's class of 2 objects"

@@ -252,6 +252,7 @@ int sa_graph_read(const struct sa_graph_classes *c, struct sa_sink_state *st,
 		st->opts.partial = 1;
 		rc = 1;
 	}
+	sa_sink_say_cut(st);
 out:
 	bt_graph_put_ref(g);
 	/* Tearing down a graph that stopped on an error can leave a new

@@ -49,7 +49,18 @@ struct sa_sink_state {
 	 * messages a live source sends for quiet streams): how far a live
 	 * reader has come, even while the program is idle. 0: none yet. */
 	int64_t seen_ts;
+	/* A rotating trace's start (sink.c, "rotated streams"), by trace
+	 * index: its transitions before cut_ns (ns from origin) are left out;
+	 * cut_state 0 not looked at yet, 1 no cut, 2 cut. */
+	int64_t cut_ns[64];
+	unsigned char cut_state[64];
+	uint64_t cut_events; /* events left out */
+	int64_t cut_at;      /* the latest cut, for the report's message */
 };
+
+/* A report message when a rotated trace's first transitions were left
+ * out (sink.c, "rotated streams"); once the reading is over. */
+void sa_sink_say_cut(struct sa_sink_state *s);
 
 bt_component_class_initialize_method_status
 sa_sink_initialize(bt_self_component_sink *self, bt_self_component_sink_configuration *cfg,

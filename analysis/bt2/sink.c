@@ -1,5 +1,7 @@
 /* sink.synctrace.report: the four methods of the component class (in the
  * shape of babeltrace2's utils.counter sink) and the event decoding. */
+#include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +42,136 @@ static int int_kind(const bt_field_class *fc)
 }
 
 static void feed(void *ctx, const struct sa_event *e);
+
+/* ---- rotated streams ---------------------------------------------------------
+ * A trace whose streams rotated (`record --keep-last`: lttng keeps each
+ * CPU's last trace files) holds each CPU's data from a different time on:
+ * the one that wrote most, the shortest span. Before the latest of those
+ * starts some CPUs' events are missing, and a model fed them would pair
+ * what does not belong together (a wait with a release on another CPU's
+ * lost file). So a trace's transitions start where every rotated stream
+ * has its data: the latest first packet among the streams whose first
+ * kept packet is not their first (packet_seq_num > 0, in the CTF packet
+ * index lttng writes beside each file: index/NAME.idx, big-endian, a
+ * 16-byte header then entries of at least 72 bytes, seq_num the ninth
+ * u64). The announcements' own channel (synctrace_meta_*) never counts. */
+
+static uint64_t be64(const unsigned char *p)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < 8; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+struct idx_stream {
+	char key[256]; /* NAME without its _N.idx */
+	uint64_t min_seq, min_begin;
+};
+
+/* The cut in clock cycles of the trace in dir (the folder of its
+ * metadata), 0 when none of its streams rotated. */
+static uint64_t rotation_cut(const char *dir)
+{
+	char path[4400];
+	snprintf(path, sizeof(path), "%s/index", dir);
+	DIR *d = opendir(path);
+	if (!d)
+		return 0;
+	struct idx_stream st[128];
+	unsigned n = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		const char *name = de->d_name, *dot = strrchr(name, '.'), *us;
+		if (!dot || strcmp(dot, ".idx") || !strncmp(name, "synctrace_meta_", 15))
+			continue;
+		for (us = dot; us > name && us[-1] != '_'; us--)
+			;
+		if (us == name)
+			continue;
+		size_t klen = (size_t)(us - 1 - name);
+		snprintf(path, sizeof(path), "%s/index/%s", dir, name);
+		FILE *f = fopen(path, "rb");
+		unsigned char h[16], e[128];
+		if (!f)
+			continue;
+		uint64_t len = 0;
+		if (fread(h, 1, 16, f) == 16 && be64(h) >> 32 == 0xC1F1DCC1u)
+			len = be64(h + 8) & 0xFFFFFFFFu;
+		while (len >= 72 && len <= sizeof(e) && fread(e, 1, len, f) == len) {
+			uint64_t begin = be64(e + 24), seq = be64(e + 64);
+			unsigned i = 0;
+			while (i < n && (strlen(st[i].key) != klen || strncmp(st[i].key, name, klen)))
+				i++;
+			if (i == n) {
+				if (n == sizeof(st) / sizeof(st[0]) || klen >= sizeof(st[0].key))
+					break;
+				memcpy(st[n].key, name, klen);
+				st[n].key[klen] = 0;
+				st[n].min_seq = st[n].min_begin = UINT64_MAX;
+				n++;
+			}
+			if (seq < st[i].min_seq)
+				st[i].min_seq = seq;
+			if (begin < st[i].min_begin)
+				st[i].min_begin = begin;
+		}
+		fclose(f);
+	}
+	closedir(d);
+	uint64_t cut = 0;
+	for (unsigned i = 0; i < n; i++)
+		if (st[i].min_seq > 0 && st[i].min_seq != UINT64_MAX && st[i].min_begin > cut)
+			cut = st[i].min_begin;
+	return cut;
+}
+
+/* At trace ti's first event (its stream named after its file, as
+ * src.ctf.fs names them; its clock snapshot in e): where its transitions
+ * start, in ns from origin. */
+static void look_for_cut(struct sa_sink_state *s, unsigned ti, const bt_stream *stream,
+			 const struct sa_event *e)
+{
+	s->cut_state[ti] = 1;
+	const char *file = bt_stream_get_name(stream);
+	const char *slash = file ? strrchr(file, '/') : NULL;
+	if (!slash || !e->freq)
+		return;
+	char dir[4096];
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - file), file);
+	uint64_t cut = rotation_cut(dir);
+	if (!cut)
+		return;
+	/* The clock's offset from this event: ns = offset + cycles / freq. */
+	double per = 1e9 / (double)e->freq;
+	s->cut_ns[ti] = e->ts + (int64_t)(((double)cut - (double)e->cycles) * per);
+	s->cut_state[ti] = 2;
+	if (s->cut_ns[ti] > s->cut_at)
+		s->cut_at = s->cut_ns[ti];
+}
+
+void sa_sink_say_cut(struct sa_sink_state *s)
+{
+	static char msg[512];
+	const struct sa_model *m = s->model;
+	if (!s->cut_events || s->opts.nmessages >= 16 || msg[0])
+		return;
+	char at[32], n[32];
+	sa_fmt_ns(at, sizeof(at), s->cut_at > m->first_ts ? (double)(s->cut_at - m->first_ts) : 0);
+	snprintf(msg, sizeof(msg), "the trace's CPUs kept their data from different times "
+		 "(rotation): its transitions are read from %s into the trace on, where every "
+		 "CPU's data is there (%s events before it left out)", at,
+		 sa_fmt_count(n, sizeof(n), s->cut_events));
+	s->opts.messages[s->opts.nmessages++] = msg;
+}
+
+/* Kept before a cut: what says whose events the trace holds and names
+ * them (announcements, loaded objects, thread names). */
+static int before_cut_kept(enum sa_event_id id)
+{
+	return id == SA_EV_meta_start || id == SA_EV_meta_config || id == SA_EV_meta_module ||
+	       id == SA_EV_meta_mapping || id == SA_EV_meta_stop || id == SA_EV_thread_name;
+}
 
 static struct sa_ec_info *ec_info(struct sa_sink_state *s, const bt_event *ev)
 {
@@ -235,6 +367,8 @@ static void on_event(struct sa_sink_state *s, const bt_message *msg)
 	if (e.ts > s->seen_ts)
 		s->seen_ts = e.ts;
 	e.trace = trace_index(s, bt_stream_borrow_trace_const(bt_event_borrow_stream_const(ev)));
+	if (e.trace < 64 && !s->cut_state[e.trace] && cc)
+		look_for_cut(s, e.trace, bt_event_borrow_stream_const(ev), &e);
 	e.text = NULL;
 	e.vpid = e.vtid = -1;
 	e.procname = NULL;
@@ -316,6 +450,11 @@ static void feed(void *ctx, const struct sa_event *e)
 	}
 	if (s->refused)
 		return;
+	if (e->trace < 64 && s->cut_state[e->trace] == 2 && e->ts < s->cut_ns[e->trace] &&
+	    !before_cut_kept(e->id)) {
+		s->cut_events++;
+		return;
+	}
 	sa_symbols_feed(s->model, e); /* statedump and stack events: call sites */
 	if (sa_model_feed(s->model, e) < 0 && !s->refused) {
 		const char *tn = e->trace < s->model->ntraces && s->model->trace_names[e->trace]
@@ -567,6 +706,7 @@ void sa_sink_finalize(bt_self_component_sink *self)
 		/* Said through the error cause appended at the end. */
 	} else {
 		s->opts.partial = !s->complete;
+		sa_sink_say_cut(s);
 		sa_report_render(s->model, &s->opts, s->out);
 		fflush(s->out);
 	}

@@ -69,6 +69,12 @@ grep -q 'synctrace_meta:module: .*cli_prog_burst' "$T/ring.events" &&
 	pass "--keep-last: the tail lists the loaded objects" ||
 	fail "--keep-last: no synctrace_meta:module of the program in the tail"
 "$report" --wide "$T/ring" >"$T/ring.wide" 2>/dev/null
+# Each CPU's stream kept its last files, from a different time on: the
+# report reads transitions only from where every rotated stream has its
+# data (analysis/bt2/sink.c, "rotated streams"), and says so.
+grep -qE "^message: the trace's CPUs kept their data from different times \(rotation\): its transitions are read from [0-9.]+ [a-zµ]*s into the trace on, .*\([0-9,]+ events before it left out\)" "$T/ring.wide" &&
+	pass "--keep-last: the report starts where every CPU's data is there" ||
+	fail "--keep-last: no rotation cut in the report: $(grep '^message' "$T/ring.wide")"
 grep -qE 'mutex:use@cli_prog_burst\+0x[0-9a-f]+ .*burst\.c:[0-9]+' "$T/ring.wide" &&
 	pass "--keep-last: the report names the locks by program and source line" ||
 	fail "--keep-last: locks not named by program and line: $(grep -m2 '^[0-9]* mutex' "$T/ring.wide")"

@@ -169,8 +169,7 @@ void sa_sink_say_cut(struct sa_sink_state *s)
  * them (announcements, loaded objects, thread names). */
 static int before_cut_kept(enum sa_event_id id)
 {
-	return id == SA_EV_meta_start || id == SA_EV_meta_config || id == SA_EV_meta_module ||
-	       id == SA_EV_meta_mapping || id == SA_EV_meta_stop || id == SA_EV_thread_name;
+	return sa_event_announces(id) || id == SA_EV_meta_stop || id == SA_EV_thread_name;
 }
 
 static struct sa_ec_info *ec_info(struct sa_sink_state *s, const bt_event *ev)

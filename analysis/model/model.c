@@ -510,8 +510,7 @@ int sa_model_feed(struct sa_model *m, const struct sa_event *e)
 		m->first_ts = e->ts;
 	if (e->ts > m->last_ts)
 		m->last_ts = e->ts;
-	if (id != SA_EV_meta_start && id != SA_EV_meta_config && id != SA_EV_meta_module &&
-	    id != SA_EV_meta_mapping) {
+	if (!sa_event_announces(id)) {
 		if (e->ts < m->held_first)
 			m->held_first = e->ts;
 		if (e->ts > m->held_last)

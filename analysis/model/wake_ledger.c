@@ -827,10 +827,9 @@ void sa_wl_aggregate(struct sa_model *m, uint32_t oi, const struct sa_wl_counts 
 		return;
 	e->kinds |= (uint8_t)kinds;
 	/* Won: woke signaled, less the futile. A waiter counts its futile wake
-	 * at its next wait, after its woke: the sums never go below. */
-	uint64_t woke = e->c.out[SA_WL_WON] + e->c.out[SA_WL_FUTILE] + d->out[SA_WL_WON];
+	 * at its next wait, after its woke: the sum never goes below. */
 	add(&e->c, d);
-	e->c.out[SA_WL_WON] = less(woke, e->c.out[SA_WL_FUTILE]);
+	e->c.out[SA_WL_WON] = less(e->c.out[SA_WL_WON], d->out[SA_WL_FUTILE]);
 }
 
 void sa_wl_fold(struct sa_model *m, uint32_t ci, uint32_t oi)

@@ -40,7 +40,7 @@ static void say_finding(struct sa_fb *f, int v, const struct worst *w)
 {
 	static const char *const verdict[V_N] = { "futile", "woke_nobody", "lost" };
 	const struct sa_model *m = f->m;
-	char site[256], from[300], a[32], b[32];
+	char site[256], from[300] = "", a[32], b[32];
 	struct sa_cell *c = sa_finding_row(f, "futile_wakes");
 	if (!c)
 		return;
@@ -57,7 +57,8 @@ static void say_finding(struct sa_fb *f, int v, const struct worst *w)
 	}
 	/* a summary's aggregates: counted, but by no call site */
 	int agg = w->e->ev == SA_EV_summary_object;
-	snprintf(from, sizeof(from), "%s%s", agg ? "" : " from ", agg ? "" : site);
+	if (!agg)
+		snprintf(from, sizeof(from), " from %s", site);
 	const char *try_;
 	sa_finding_object(f, w->obj);
 	switch (v) {

@@ -78,8 +78,8 @@ exp_overhead() {
 #   burst    by dash (vfork, then exec), back to back, as the slope from N
 #            and 3N processes: the session daemon registers them one after
 #            the other, and lttng-ust's exit waits for the command in flight;
-#   forked   by bash (fork, then exec: the forked child waits in fork() for
-#            its registration, src/trace/ready.h, then execs);
+#   forked   by bash (fork, then exec: the forked child starts at once, as a
+#            new image does, src/trace/ready.h and tracepoints/probes.c);
 # and `synctrace record -- true` as a whole.
 overhead_start() {
 	[ "$have_session" = 1 ] || return 0

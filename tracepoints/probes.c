@@ -23,6 +23,7 @@ static int st_meta_repeat;
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -86,6 +87,9 @@ static int st_fork_helper;
 /* The process's first event waits for lttng-ust's registration
  * (SYNCTRACE_REGISTER_WAIT, src/trace/ready.h); cleared by that wait. */
 static int st_await;
+/* This thread is a forked child's, whose registration may still run: it
+ * waits for it before closing descriptors or setting limits (fork). */
+static __thread int st_child_unsettled __attribute__((tls_model("initial-exec")));
 /* The command `synctrace record` runs (SYNCTRACE_TOP_PID): in the trace
  * even if it records nothing (st_tp_init). */
 static int st_top;
@@ -191,18 +195,25 @@ __attribute__((visibility("default"))) void *dlmopen(Lmid_t lmid, const char *fi
 }
 
 /* fork, preloaded before lttng-ust's fork helper (whose fork registers the
- * child anew, as a process of its own): the child returns from fork once
- * registered, as it did when lttng-ust's constructor waited, at most
- * SYNCTRACE_REGISTER_WAIT ms. Children start their own code while
- * registered, not during the registration: one that limits its address
- * space at once (LTP's pthread_mutex_init/5-1, tests/tracer/oom.c) or
- * closes descriptors before exec would otherwise pull lttng-ust's
- * registration from under it (an assertion in lttng-ust's descriptor
- * tracker). A new image (exec) starts at once; posix_spawn and vfork
- * children register nothing before their exec. */
+ * child anew, as a process of its own). The child returns at once, while
+ * its registration runs in lttng-ust's listener thread: as for a new image
+ * (src/trace/ready.h), its first event waits for that registration, at
+ * most SYNCTRACE_REGISTER_WAIT ms. Until then the forking thread also
+ * waits before the calls that would pull the registration from under
+ * lttng-ust: a limit on its resources (setrlimit, prlimit: a child that
+ * limits its address space at once, LTP's pthread_mutex_init/5-1 and
+ * tests/tracer/oom.c, made lttng-ust assert in its descriptor tracker) and
+ * the closing or replacing of descriptors (close, dup2, dup3, close_range,
+ * closefrom: one of them may be a socket of the registration). A shell's
+ * child that only execs (bash, for a command without redirections) so
+ * waits for nothing. Other threads of the child are not held: they are
+ * the child's own after fork, rare before an exec. Direct system calls
+ * are not seen. posix_spawn and vfork children register nothing before
+ * their exec. */
 typedef pid_t (*fork_fn)(void);
 
 static void st_start_pending(int lazy, int force);
+static void st_await_ready(void);
 
 /* The wait st_await asks for, never again after it; announce: then the
  * announcement, as at registration (lazy = 0: the session is started by
@@ -223,9 +234,107 @@ __attribute__((visibility("default"))) pid_t fork(void)
 		return -1;
 	}
 	pid_t p = real();
+	/* Set once the helper is done with the parent's descriptors (it
+	 * closes them in this thread before it registers the child). */
 	if (p == 0 && __atomic_load_n(&st_await, __ATOMIC_RELAXED))
-		st_await_registration(0);
+		st_child_unsettled = 1;
 	return p;
+}
+
+/* A forked child's forking thread, before a call that could pull its
+ * registration from under lttng-ust: wait for it (and announce, as the
+ * first event would). Never again in this thread. */
+static void st_child_settle(void)
+{
+	st_child_unsettled = 0;
+	if (__atomic_load_n(&st_await, __ATOMIC_RELAXED))
+		st_await_ready();
+}
+
+typedef int (*close_fn)(int);
+typedef int (*dup2_fn)(int, int);
+typedef int (*dup3_fn)(int, int, int);
+typedef int (*close_range_fn)(unsigned, unsigned, int);
+typedef void (*closefrom_fn)(int);
+typedef int (*setrlimit_fn)(__rlimit_resource_t, const struct rlimit *);
+typedef int (*setrlimit64_fn)(__rlimit_resource_t, const struct rlimit64 *);
+typedef int (*prlimit_fn)(pid_t, __rlimit_resource_t, const struct rlimit *, struct rlimit *);
+typedef int (*prlimit64_fn)(pid_t, __rlimit_resource_t, const struct rlimit64 *,
+			    struct rlimit64 *);
+
+static void *st_next_close, *st_next_dup2, *st_next_dup3, *st_next_close_range,
+	*st_next_closefrom, *st_next_setrlimit, *st_next_setrlimit64, *st_next_prlimit,
+	*st_next_prlimit64;
+
+/* The next `name` (of type name_fn) as `real`, once settled if `wait`. */
+#define ST_NEXT_SETTLED(name, wait)                                       \
+	if (__builtin_expect(st_child_unsettled, 0) && (wait))            \
+		st_child_settle();                                        \
+	name##_fn real = (name##_fn)st_next(&st_next_##name, #name);      \
+	if (!real) {                                                      \
+		errno = ENOSYS;                                           \
+		return -1;                                                \
+	}
+
+__attribute__((visibility("default"))) int close(int fd)
+{
+	ST_NEXT_SETTLED(close, 1);
+	return real(fd);
+}
+
+__attribute__((visibility("default"))) int dup2(int fd, int to)
+{
+	ST_NEXT_SETTLED(dup2, 1);
+	return real(fd, to);
+}
+
+__attribute__((visibility("default"))) int dup3(int fd, int to, int flags)
+{
+	ST_NEXT_SETTLED(dup3, 1);
+	return real(fd, to, flags);
+}
+
+__attribute__((visibility("default"))) int close_range(unsigned lo, unsigned hi, int flags)
+{
+	ST_NEXT_SETTLED(close_range, 1);
+	return real(lo, hi, flags);
+}
+
+__attribute__((visibility("default"))) void closefrom(int lo)
+{
+	if (__builtin_expect(st_child_unsettled, 0))
+		st_child_settle();
+	closefrom_fn real = (closefrom_fn)st_next(&st_next_closefrom, "closefrom");
+	if (real)
+		real(lo);
+}
+
+__attribute__((visibility("default"))) int setrlimit(__rlimit_resource_t r, const struct rlimit *l)
+{
+	ST_NEXT_SETTLED(setrlimit, 1);
+	return real(r, l);
+}
+
+__attribute__((visibility("default"))) int setrlimit64(__rlimit_resource_t r,
+						       const struct rlimit64 *l)
+{
+	ST_NEXT_SETTLED(setrlimit64, 1);
+	return real(r, l);
+}
+
+/* A query (no new limit) changes nothing: it does not wait. */
+__attribute__((visibility("default"))) int prlimit(pid_t pid, __rlimit_resource_t r,
+						   const struct rlimit *l, struct rlimit *old)
+{
+	ST_NEXT_SETTLED(prlimit, l != 0);
+	return real(pid, r, l, old);
+}
+
+__attribute__((visibility("default"))) int prlimit64(pid_t pid, __rlimit_resource_t r,
+						     const struct rlimit64 *l, struct rlimit64 *old)
+{
+	ST_NEXT_SETTLED(prlimit64, l != 0);
+	return real(pid, r, l, old);
 }
 
 /* Before an event (lazy = 1), or at registration (lazy = 0): emit what is
@@ -515,6 +624,16 @@ __attribute__((constructor)) static void st_tp_init(void)
 	st_fork_helper = fork_next && dladdr(fork_next, &fork_at) && fork_at.dli_fname &&
 			 strstr(fork_at.dli_fname, "liblttng-ust-fork");
 	pthread_atfork(0, 0, st_forked_child);
+	/* Looked up now: a forked child must not take the loader's lock. */
+	st_next(&st_next_close, "close");
+	st_next(&st_next_dup2, "dup2");
+	st_next(&st_next_dup3, "dup3");
+	st_next(&st_next_close_range, "close_range");
+	st_next(&st_next_closefrom, "closefrom");
+	st_next(&st_next_setrlimit, "setrlimit");
+	st_next(&st_next_setrlimit64, "setrlimit64");
+	st_next(&st_next_prlimit, "prlimit");
+	st_next(&st_next_prlimit64, "prlimit64");
 	st_table.meta_start = st_note_start;
 	st_table.meta_config = st_note_config;
 	st_table.meta_stop = st_note_stop;

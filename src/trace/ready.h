@@ -18,7 +18,8 @@
  * (liblttng-ust.so's only sem_init, from its constructor) is noted while
  * watching, and its post ends the wait. A forked child with lttng-ust's
  * fork helper registers anew: the probes re-arm the watch in it before the
- * helper runs lttng-ust's constructor again.
+ * helper runs lttng-ust's constructor again, and its first event waits as
+ * a new image's does (its close, dup2 and setrlimit too: the probes' fork).
  *
  * States (st_ready_mode, st_ready_sem, st_ready_done):
  *   mode UNKNOWN -> OFF | WATCH   decided once, from the environment, at

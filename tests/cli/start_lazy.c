@@ -14,6 +14,16 @@
  *                           until the daemon runs again, and all N are in
  *                           the trace
  *
+ * and, between the two, the driver forks twice (fork() returns in the
+ * child before its registration):
+ *   forked                  records nothing and exits: ends though the
+ *                           daemon is frozen
+ *   settle                  tells the driver it runs (state 1), then closes
+ *                           a descriptor, which waits for its registration:
+ *                           "settled" (state 2) comes only once the daemon
+ *                           runs again; then initialises 10 mutexes, all
+ *                           in the trace
+ *
  * Each prints "ROLE pid=PID state=S" (synctrace_ready_state: 0 no such
  * wait, 1 awaited, 2 registered) on a line of its own. */
 #include <dlfcn.h>
@@ -57,7 +67,35 @@ int main(int argc, char **argv)
 		while (access(frozen, F_OK))
 			usleep(10000);
 		run(argv[0], (char *const[]){ argv[0], "nothing", 0 });
+		pid_t forked = fork();
+		CHECK(forked >= 0);
+		if (forked == 0) {
+			say_state("forked");
+			exit(0);
+		}
+		int st, ready[2];
+		CHECK_EQ(waitpid(forked, &st, 0), forked);
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		CHECK_EQ(pipe(ready), 0);
+		pid_t settle = fork();
+		CHECK(settle >= 0);
+		if (settle == 0) {
+			say_state("settle");
+			CHECK_EQ(write(ready[1], "r", 1), 1);
+			CHECK_EQ(close(ready[1]), 0); /* waits for the registration */
+			say_state("settled");
+			for (int i = 0; i < 10; i++) {
+				pthread_mutex_t m;
+				CHECK_EQ(pthread_mutex_init(&m, 0), 0);
+				CHECK_EQ(pthread_mutex_destroy(&m), 0);
+			}
+			exit(0);
+		}
+		char c;
+		CHECK_EQ(read(ready[0], &c, 1), 1); /* it runs, before its close */
 		run(argv[0], (char *const[]){ argv[0], "contend", "100", 0 });
+		CHECK_EQ(waitpid(settle, &st, 0), settle);
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 		return 0;
 	}
 	if (!strcmp(argv[1], "nothing"))

@@ -3,7 +3,8 @@
 # the registration only at its first event (src/trace/ready.h): with the
 # session daemon frozen (SIGSTOP) while start_lazy.c's driver runs, a
 # process that records nothing still runs and ends, and one that records
-# reaches main, then records all of its events once the daemon runs again.
+# reaches main, then records all of its events once the daemon runs again;
+# so does a forked child, whose close() waits for its registration.
 # The registration limit is 10 minutes: a process that waited for its
 # registration before main would hang until the ctest timeout.
 # Needs its own daemon to freeze: a mount namespace of its own (root).
@@ -52,6 +53,17 @@ fi
 grep -qE '^nothing pid=[0-9]+ state=1$' "$T/out" &&
 	pass "a process that records nothing ran and ended, unregistered" ||
 	fail "nothing: $(cat "$T/out")"
+grep -qE '^forked pid=[0-9]+ state=1$' "$T/out" &&
+	pass "a forked child that records nothing ran and ended, unregistered" ||
+	fail "forked: $(cat "$T/out")"
+grep -qE '^settle pid=[0-9]+ state=1$' "$T/out" &&
+	pass "a forked child runs before its registration (state 1 after fork)" ||
+	fail "settle: $(cat "$T/out")"
+# The driver read settle's byte before it started contend, so settle has
+# been at its close() since before contend reached main.
+grep -q '^settled' "$T/out" &&
+	fail "a forked child closed a descriptor during its registration: $(cat "$T/out")" ||
+	pass "a forked child's close() waited for its registration"
 kill -CONT "$daemon"
 wait $rec
 rc=$?
@@ -67,4 +79,14 @@ grep -q "vpid = $cpid,.*synctrace_meta:start\|synctrace_meta:start: { vpid = $cp
 	pass "contend announced" || fail "no synctrace_meta:start of contend"
 m=$(grep -c "vpid = $npid," "$T/events")
 [ "$m" -eq 0 ] && pass "nothing left no event" || fail "nothing ($npid) left $m events"
+fpid=$(sed -n 's/^forked pid=\([0-9]*\) .*/\1/p' "$T/out")
+m=$(grep -c "vpid = $fpid," "$T/events")
+[ "$m" -eq 0 ] && pass "forked left no event" || fail "forked ($fpid) left $m events"
+spid=$(sed -n 's/^settle pid=\([0-9]*\) .*/\1/p' "$T/out")
+grep -qE "^settled pid=$spid state=2\$" "$T/out" &&
+	pass "settle was registered when its close() returned" ||
+	fail "settled: $(cat "$T/out")"
+n=$(grep 'synctrace_mutex:init:' "$T/events" | grep -c "vpid = $spid,")
+[ "$n" -eq 10 ] && pass "all 10 mutex:init of the forked child recorded" ||
+	fail "$n mutex:init of settle ($spid) recorded, want 10"
 finish

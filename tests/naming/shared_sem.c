@@ -58,9 +58,17 @@ int main(void)
 	CHECK_EQ(sem_unlink(semname), 0);
 	printf("named %s\n", semname);
 	fflush(stdout);
+	/* A traced child starts before its registration, and its first event
+	 * waits for it in a futex: until_asleep would take that wait for its
+	 * sem_wait. Its close() waits for the registration (a forked child's
+	 * descriptors, tracepoints/probes.c): the child says it is done. */
+	int ready[2];
+	CHECK_EQ(pipe(ready), 0);
 	pid_t parent = getpid(), child = fork();
 	CHECK(child >= 0);
 	if (child == 0) {
+		CHECK_EQ(close(ready[0]), 0);
+		CHECK_EQ(write(ready[1], "r", 1), 1);
 		sem_t *again = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 		CHECK(again != MAP_FAILED);
 		CHECK(again + 2 != file);
@@ -74,6 +82,9 @@ int main(void)
 		CHECK_EQ(pthread_mutex_unlock(mtx), 0);
 		_exit(0);
 	}
+	char c;
+	CHECK_EQ(close(ready[1]), 0);
+	CHECK_EQ(read(ready[0], &c, 1), 1);
 	for (int r = 0; r < ROUNDS; r++) {
 		until_asleep(child);
 		CHECK_EQ(sem_post(file), 0);

@@ -45,6 +45,7 @@
 
 #include "internal/trace.h"
 #include "setting/setting.h"
+#include "trace/ready.h"
 #include "tracer_keys.h"
 
 int st_spin_mode = ST_SPIN_MODE_BAIL;
@@ -122,12 +123,12 @@ static void load_probes(void)
 		 (int)(slash - info.dli_fname), info.dli_fname);
 	/* liblttng-ust's constructor waits (3 s by default) for its thread to
 	 * register with the session daemon; that thread needs the loader lock
-	 * this dlopen holds, so the wait can only time out. Skip it; the
-	 * registration completes once dlopen returns (synctrace_meta:start is
-	 * emitted before the first event recorded after that). */
-	int set_timeout = !getenv("LTTNG_UST_REGISTER_TIMEOUT");
-	if (set_timeout)
-		setenv("LTTNG_UST_REGISTER_TIMEOUT", "0", 0);
+	 * this dlopen holds, so the wait can only time out. It is skipped
+	 * (trace/ready.h; not by LTTNG_UST_REGISTER_TIMEOUT=0, which would cut
+	 * lttng-ust's notify socket timeout to 10 ms for the process's life);
+	 * the registration completes once dlopen returns (synctrace_meta:start
+	 * is emitted before the first event recorded after that). */
+	__atomic_store_n(&st_ready_loading, 1, __ATOMIC_RELAXED);
 	/* lttng-ust's keys go just below ST_KEY_TOP (tracer_keys.h). */
 	pthread_key_t low[ST_KEY_TOP + 1];
 	int err, nlow = st_keys_hold(pthread_key_create, low, ST_KEY_TOP - 3, 0, &err);
@@ -135,8 +136,7 @@ static void load_probes(void)
 		fprintf(stderr, "synctrace: SYNCTRACE_TRACE=1 but %s\n", dlerror());
 	while (nlow > 0)
 		pthread_key_delete(low[--nlow]);
-	if (set_timeout)
-		unsetenv("LTTNG_UST_REGISTER_TIMEOUT");
+	__atomic_store_n(&st_ready_loading, 0, __ATOMIC_RELAXED);
 }
 
 __attribute__((constructor)) static void st_config_init(void)

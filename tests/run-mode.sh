@@ -39,13 +39,14 @@ lttng create "$name" --output="$dir/trace" >/dev/null &&
 # at most SYNCTRACE_REGISTER_WAIT ms (src/trace/ready.h). The tests
 # assert exact events, so on a loaded machine they wait longer for the
 # state they need (below the smallest ctest timeout); the wait still ends
-# as soon as the registration is done. ST_REGISTER=ctor: lttng-ust's own
-# wait, in its constructor, instead (LTTNG_UST_REGISTER_TIMEOUT).
+# as soon as the registration is done. lttng-ust's own wait, in its
+# constructor, is skipped (src/trace/ready.h); LTTNG_UST_REGISTER_TIMEOUT is
+# its sockets' timeout too. ST_REGISTER=ctor: lttng-ust's own wait instead.
 wait_ms=${LTTNG_UST_REGISTER_TIMEOUT:-15000}
 if [ "${ST_REGISTER:-}" = ctor ]; then
 	export LTTNG_UST_REGISTER_TIMEOUT=$wait_ms
 else
-	export LTTNG_UST_REGISTER_TIMEOUT=0 SYNCTRACE_REGISTER_WAIT=$wait_ms
+	export LTTNG_UST_REGISTER_TIMEOUT=$wait_ms SYNCTRACE_REGISTER_WAIT=$wait_ms
 fi
 (export SYNCTRACE_TOP_PID=$BASHPID; LD_PRELOAD="$lib $tp liblttng-ust-fork.so" exec "$@")
 rc=$?

@@ -15,6 +15,8 @@
 
 int st_ready_mode = -1;
 struct st_sem *st_ready_sem;
+struct st_sem *st_ready_ctor;
+int st_ready_loading;
 static int st_ready_done;      /* futex word: 1 once lttng-ust posted */
 static long st_ready_limit_ms; /* the wait's limit; < 0: none */
 
@@ -39,16 +41,32 @@ static int mode(void)
 	return m;
 }
 
-/* sem_init while mode is not off. lttng-ust's constructor runs before the
- * probes' (they link it) and maybe before ours: the mode is read here. */
+/* sem_init while mode is not off, or while the probes load. lttng-ust's
+ * constructor runs before the probes' (they link it) and maybe before
+ * ours: the mode is read here. Once lttng-ust's is noted (or posted),
+ * other sem_inits of the process return before the dladdr. */
 void st_ready_sem_init(struct st_sem *s, const void *caller)
 {
 	Dl_info at;
-	if (mode() != 1 || __atomic_load_n(&st_ready_done, __ATOMIC_ACQUIRE) ||
-	    st_load_relaxed(&st_ready_sem))
+	int watch = mode() == 1 && !__atomic_load_n(&st_ready_done, __ATOMIC_ACQUIRE) &&
+		    !st_load_relaxed(&st_ready_sem);
+	if (!watch && !st_load_relaxed(&st_ready_loading))
 		return;
-	if (dladdr(caller, &at) && at.dli_fname && strstr(at.dli_fname, "/liblttng-ust.so"))
+	if (!dladdr(caller, &at) || !at.dli_fname || !strstr(at.dli_fname, "/liblttng-ust.so"))
+		return;
+	__atomic_store_n(&st_ready_ctor, s, __ATOMIC_RELEASE);
+	if (watch)
 		__atomic_store_n(&st_ready_sem, s, __ATOMIC_RELEASE);
+}
+
+/* lttng-ust's constructor, right after its sem_init: its wait ends at once
+ * (the first event waits instead, or it could only time out). Once: a
+ * forked child's constructor notes it again. */
+int st_ready_ctor_wait(struct st_sem *s)
+{
+	struct st_sem *c = s;
+	return __atomic_compare_exchange_n(&st_ready_ctor, &c, 0, 0, __ATOMIC_ACQ_REL,
+					   __ATOMIC_RELAXED);
 }
 
 /* sem_post while a registration is awaited: lttng-ust's post (from its

@@ -6,8 +6,8 @@
  * taken the first statedump (at most LTTNG_UST_REGISTER_TIMEOUT ms): a few
  * round trips to the daemon, 5-10 ms a process here, paid by /bin/true and
  * by every `sh` a build forks, though they record nothing. `record` sets
- * LTTNG_UST_REGISTER_TIMEOUT=0 (no wait there) and SYNCTRACE_REGISTER_WAIT:
- * the probes then make a process's first event wait for that same moment,
+ * SYNCTRACE_REGISTER_WAIT: that wait is skipped (below) and the probes
+ * make a process's first event wait for that same moment,
  * at most MS ms (negative: no limit). A process that records nothing never
  * waits; one that does records everything, as before.
  *
@@ -29,7 +29,24 @@
  *   sem -> NULL, done 0 -> 1      its sem_post: waiters are woken
  *   done 1 -> 0, sem NULL         synctrace_ready_rearm, in a forked child
  * The cost on the primitives' paths: sem_post loads st_ready_sem (NULL but
- * while a registration is awaited) and sem_init tests st_ready_mode. */
+ * while a registration is awaited), sem_wait and its timed forms load
+ * st_ready_ctor (NULL but between lttng-ust's sem_init and its wait), and
+ * sem_init tests st_ready_mode.
+ *
+ * lttng-ust's constructor waits on that semaphore right after its
+ * sem_init. That wait is skipped, not shortened: the constructor's
+ * sem_timedwait (or sem_wait) on it returns 0 at once while watching, and
+ * while libsynctrace dlopens the probes (SYNCTRACE_TRACE=1: the wait
+ * could only time out there, its listener thread needing the loader lock
+ * dlopen holds). LTTNG_UST_REGISTER_TIMEOUT=0 would skip it too, but
+ * lttng-ust also takes that value for its notify socket's timeout, raised
+ * to 10 ms: on a loaded machine a registration whose channel the daemon
+ * took longer to acknowledge failed, and the process ran untraced (a
+ * trace with no stream declared, babeltrace2 unable to read it; seen in
+ * the suite beside two busy loops, about 1 run in 12). So `record` leaves
+ * LTTNG_UST_REGISTER_TIMEOUT as the user set it (lttng-ust's 3 s else).
+ *   ctor NULL -> lttng-ust's      its sem_init, while watching or loading
+ *   ctor -> NULL                  its wait, which returns 0 at once */
 #ifndef ST_READY_H
 #define ST_READY_H
 
@@ -39,15 +56,26 @@ struct st_sem;
 
 extern int st_ready_mode; /* -1 unknown, 0 off, 1 watching */
 extern struct st_sem *st_ready_sem;
+extern struct st_sem *st_ready_ctor; /* lttng-ust's, its constructor's wait next */
+extern int st_ready_loading;         /* libsynctrace dlopens the probes */
 
 void st_ready_sem_init(struct st_sem *s, const void *caller);
 void st_ready_sem_post(struct st_sem *s);
+int st_ready_ctor_wait(struct st_sem *s);
 
 /* In sem_init: note lttng-ust's semaphore. */
 static inline void st_ready_on_init(struct st_sem *s, const void *caller)
 {
-	if (st_unlikely(st_load_relaxed(&st_ready_mode) != 0))
+	if (st_unlikely(st_load_relaxed(&st_ready_mode) != 0 ||
+			st_load_relaxed(&st_ready_loading)))
 		st_ready_sem_init(s, caller);
+}
+
+/* In sem_wait, sem_timedwait, sem_clockwait: 1 if this is lttng-ust's
+ * constructor waiting for its registration, which returns 0 at once. */
+static inline int st_ready_on_wait(struct st_sem *s)
+{
+	return st_unlikely(st_load_relaxed(&st_ready_ctor) == s) && st_ready_ctor_wait(s);
 }
 
 /* In sem_post: its post ends the wait. */

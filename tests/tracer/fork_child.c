@@ -1,9 +1,9 @@
 /* A forked child's first event is in the trace: with lttng-ust's fork
- * helper the child registers with the session daemon before fork()
- * returns in it (the wait is bounded by LTTNG_UST_REGISTER_TIMEOUT, 3 s by
- * default). Each child initializes one mutex at once and exits; the check
- * (fork_child_check.sh) finds CHILDREN mutex:init events, one per child
- * vpid. Prints the mean and largest time from fork() to the child's code
+ * helper the child registers with the session daemon anew, and its first
+ * event waits for that (tracepoints/probes.c, fork; the wait is bounded by
+ * SYNCTRACE_REGISTER_WAIT, 15 s in the suite). Each child initializes one
+ * mutex at once and exits; the check (fork_child_check.sh) finds CHILDREN
+ * mutex:init events, one per child vpid. Prints the mean and largest time from fork() to the child's code
  * (the cost README's "Limitations when tracing" gives). */
 #include <pthread.h>
 #include <sys/wait.h>

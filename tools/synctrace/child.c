@@ -121,11 +121,14 @@ int child_check(const char *cmd)
 /* A process starts at once and its first event waits for lttng-ust's
  * registration instead (src/trace/ready.h): lttng-ust's own wait, in its
  * constructor, cost every process 5-10 ms before main, recording or not
- * (bench/README.md, start cost). The limit is the user's
- * LTTNG_UST_REGISTER_TIMEOUT if set (0: no wait at all, as lttng-ust
- * does), else lttng-ust's default, 3 s. A process that records nothing
- * and ends before its registration is not in the trace, but for the
- * command itself (SYNCTRACE_TOP_PID: this process, which execs it). */
+ * (bench/README.md, start cost); libsynctrace skips it. The limit is the
+ * user's LTTNG_UST_REGISTER_TIMEOUT if set (0: no wait at all, as
+ * lttng-ust does), else lttng-ust's default, 3 s. LTTNG_UST_REGISTER_TIMEOUT
+ * itself is left as it is: lttng-ust takes it for its sockets' timeouts
+ * too (0 made them 10 ms, and a loaded daemon's late reply left a process
+ * untraced). A process that records nothing and ends before its
+ * registration is not in the trace, but for the command itself
+ * (SYNCTRACE_TOP_PID: this process, which execs it). */
 static int register_wait_env(void)
 {
 	char pid[24];
@@ -134,9 +137,9 @@ static int register_wait_env(void)
 	    setenv("SYNCTRACE_REGISTER_WAIT", t, 1))
 		return -1;
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
-	if (setenv("SYNCTRACE_REGISTER_WAIT", "3000", 0) || setenv("SYNCTRACE_TOP_PID", pid, 1))
-		return -1;
-	return setenv("LTTNG_UST_REGISTER_TIMEOUT", "0", 1);
+	return setenv("SYNCTRACE_REGISTER_WAIT", "3000", 0) || setenv("SYNCTRACE_TOP_PID", pid, 1)
+		       ? -1
+		       : 0;
 }
 
 /* The child's environment: LD_PRELOAD appended to, settings set. The

@@ -262,9 +262,13 @@ typedef int (*prlimit_fn)(pid_t, __rlimit_resource_t, const struct rlimit *, str
 typedef int (*prlimit64_fn)(pid_t, __rlimit_resource_t, const struct rlimit64 *,
 			    struct rlimit64 *);
 
-static void *st_next_close, *st_next_dup2, *st_next_dup3, *st_next_close_range,
-	*st_next_closefrom, *st_next_setrlimit, *st_next_setrlimit64, *st_next_prlimit,
-	*st_next_prlimit64;
+/* The calls that wait for a child's registration, and their next
+ * definitions (libc's), looked up in st_tp_init. */
+#define ST_SETTLED_CALLS(X) \
+	X(close) X(dup2) X(dup3) X(close_range) X(closefrom) \
+	X(setrlimit) X(setrlimit64) X(prlimit) X(prlimit64)
+#define ST_NEXT_SLOT(name) static void *st_next_##name;
+ST_SETTLED_CALLS(ST_NEXT_SLOT)
 
 /* The next `name` (of type name_fn) as `real`, once settled if `wait`. */
 #define ST_NEXT_SETTLED(name, wait)                                       \
@@ -625,15 +629,8 @@ __attribute__((constructor)) static void st_tp_init(void)
 			 strstr(fork_at.dli_fname, "liblttng-ust-fork");
 	pthread_atfork(0, 0, st_forked_child);
 	/* Looked up now: a forked child must not take the loader's lock. */
-	st_next(&st_next_close, "close");
-	st_next(&st_next_dup2, "dup2");
-	st_next(&st_next_dup3, "dup3");
-	st_next(&st_next_close_range, "close_range");
-	st_next(&st_next_closefrom, "closefrom");
-	st_next(&st_next_setrlimit, "setrlimit");
-	st_next(&st_next_setrlimit64, "setrlimit64");
-	st_next(&st_next_prlimit, "prlimit");
-	st_next(&st_next_prlimit64, "prlimit64");
+#define ST_NEXT_LOOKUP(name) st_next(&st_next_##name, #name);
+	ST_SETTLED_CALLS(ST_NEXT_LOOKUP)
 	st_table.meta_start = st_note_start;
 	st_table.meta_config = st_note_config;
 	st_table.meta_stop = st_note_stop;

@@ -6,7 +6,6 @@
 
 #include "internal/futex.h"
 #include "sem/sem.h"
-#include "trace/ready.h"
 
 static inline int fail(int err)
 {
@@ -35,8 +34,6 @@ ST_EXPORT int sem_destroy(sem_t *s)
  * ETIMEDOUT without sleeping). sem_trywait is no cancellation point. */
 ST_EXPORT int sem_wait(sem_t *s)
 {
-	if (st_ready_on_wait(st_sem(s)))
-		return 0;
 	pthread_testcancel();
 	return fail(st_sem_wait(st_sem(s), CLOCK_REALTIME, 0, ST_CALLER()));
 }
@@ -51,8 +48,6 @@ ST_EXPORT int sem_timedwait(sem_t *s, const struct timespec *abs)
 {
 	if (st_timespec_check(abs))
 		return fail(EINVAL);
-	if (st_ready_on_wait(st_sem(s)))
-		return 0;
 	pthread_testcancel();
 	return fail(st_sem_wait(st_sem(s), CLOCK_REALTIME, abs, ST_CALLER()));
 }
@@ -61,8 +56,6 @@ ST_EXPORT int sem_clockwait(sem_t *s, clockid_t clk, const struct timespec *abs)
 {
 	if (st_clock_check(clk) || st_timespec_check(abs))
 		return fail(EINVAL);
-	if (st_ready_on_wait(st_sem(s)))
-		return 0;
 	return fail(st_sem_wait(st_sem(s), clk, abs, ST_CALLER()));
 }
 

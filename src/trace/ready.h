@@ -29,9 +29,9 @@
  *   sem -> NULL, done 0 -> 1      its sem_post: waiters are woken
  *   done 1 -> 0, sem NULL         synctrace_ready_rearm, in a forked child
  * The cost on the primitives' paths: sem_post loads st_ready_sem (NULL but
- * while a registration is awaited), sem_wait and its timed forms load
- * st_ready_ctor (NULL but between lttng-ust's sem_init and its wait), and
- * sem_init tests st_ready_mode.
+ * while a registration is awaited), a semaphore wait that found no token
+ * loads st_ready_ctor (NULL but between lttng-ust's sem_init and its
+ * wait: the fast path is untouched), and sem_init tests st_ready_mode.
  *
  * lttng-ust's constructor waits on that semaphore right after its
  * sem_init. That wait is skipped, not shortened: the constructor's
@@ -71,8 +71,10 @@ static inline void st_ready_on_init(struct st_sem *s, const void *caller)
 		st_ready_sem_init(s, caller);
 }
 
-/* In sem_wait, sem_timedwait, sem_clockwait: 1 if this is lttng-ust's
- * constructor waiting for its registration, which returns 0 at once. */
+/* In a semaphore wait that found no token (sem_wait, sem_timedwait,
+ * sem_clockwait): 1 if this is lttng-ust's constructor waiting for its
+ * registration, which returns 0 at once. A token there (the registration
+ * posted first) is simply taken. */
 static inline int st_ready_on_wait(struct st_sem *s)
 {
 	return st_unlikely(st_load_relaxed(&st_ready_ctor) == s) && st_ready_ctor_wait(s);

@@ -30,6 +30,12 @@
  *                    longer ones are recorded event by event
  *                    (tracepoints/batch.c holds a wait's records until it
  *                    ends). Needs batching (SYNCTRACE_BATCH, default on).
+ *   SYNCTRACE_SUMMARY_BUCKETS  1..64 (default 64)
+ *                    summary level: distinct buckets a histogram of a
+ *                    thread's table keeps before the object's aggregates
+ *                    go out and start again (the numbers stay the same;
+ *                    fewer: more synctrace_summary events). A check of that
+ *                    path (tests/summary), not a tuning knob.
  *   SYNCTRACE_TRACE  1: load libsynctrace-tp.so (and so liblttng-ust) at
  *                    start and trace into the active session.
  *
@@ -56,6 +62,7 @@ int st_level = ST_META_LEVEL_CONTENTION;
 int st_sem_max_mode = ST_META_SEM_MAX_OFF;
 int st_sem_max = -1;
 long long st_threshold_ns = 0;
+int st_summary_buckets = ST_SUMMARY_BUCKETS_MAX;
 
 void st_config_load(void)
 {
@@ -99,6 +106,15 @@ void st_config_load(void)
 		if (st_parse_duration_ns(s, &st_threshold_ns))
 			fprintf(stderr, "synctrace: SYNCTRACE_THRESHOLD=%s is not a duration "
 					"(100us, 2ms, 1s); recording every wait\n", s);
+	}
+	if ((s = getenv("SYNCTRACE_SUMMARY_BUCKETS")) && *s) {
+		char *end;
+		long n = strtol(s, &end, 10);
+		if (*end || n < 1 || n > ST_SUMMARY_BUCKETS_MAX)
+			fprintf(stderr, "synctrace: SYNCTRACE_SUMMARY_BUCKETS=%s is not 1 to %d; "
+					"keeping %d\n", s, ST_SUMMARY_BUCKETS_MAX, ST_SUMMARY_BUCKETS_MAX);
+		else
+			st_summary_buckets = (int)n;
 	}
 	if ((s = getenv("SYNCTRACE_LEVEL")) && *s) {
 		if (st_parse_level(s, &st_level))

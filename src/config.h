@@ -25,6 +25,10 @@ extern int st_level;      /* ST_META_LEVEL_CONTENTION, _FULL or _SUMMARY */
 extern int st_sem_max_mode; /* enum st_meta_sem_max bits; read by sem_post */
 extern int st_sem_max;      /* the N of "N" / "init:N", else -1 */
 extern long long st_threshold_ns; /* SYNCTRACE_THRESHOLD, 0 when off */
+/* SYNCTRACE_SUMMARY_BUCKETS: distinct buckets a summary histogram keeps
+ * (src/trace/summary.c), at most its room. */
+#define ST_SUMMARY_BUCKETS_MAX 64
+extern int st_summary_buckets;
 
 void st_config_load(void);
 

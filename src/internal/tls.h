@@ -9,6 +9,8 @@ struct st_tls {
 	int tid;             /* cached gettid(); 0 until first needed */
 	int guard;           /* non-zero while a probe runs: no nested events */
 	const void *caller;  /* return address of the current slow-path call */
+	unsigned ops;        /* slow-path calls begun (st_set_caller): the summary
+				level checks its table's age once per operation */
 	const void *clean_caller; /* the last caller found outside the tracer's code */
 	volatile int relock_misses; /* condvar relock spins that ran out (wait.h hint) */
 	volatile int lock_misses; /* mutex and rwlock lock spins that ran out (wait.h hint) */

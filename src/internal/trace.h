@@ -47,10 +47,12 @@ static inline int st_from_tracer(const void *caller)
 	return 0;
 }
 
-/* Note where the current operation was called from (its slow path only). */
+/* Note where the current operation was called from (its slow path only):
+ * an operation begins. */
 static inline void st_set_caller(const void *caller)
 {
 	st_tls.caller = caller;
+	st_tls.ops++;
 }
 
 /* The ranges never change once registered, so the last caller found

@@ -25,14 +25,21 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
+#include "config.h"
 #include "internal/trace.h"
 #include "st_hist.h"
 
 #define ST_SUM_SLOTS 64   /* entries per table (a power of two) */
 #define ST_SUM_PROBE 8    /* slots tried before the table is emitted */
 #define ST_SUM_NH 6       /* histograms per entry */
-#define ST_SUM_HB 16      /* distinct buckets per histogram */
+#define ST_SUM_HB ST_SUMMARY_BUCKETS_MAX /* distinct buckets per histogram: 64,
+			     * 8 powers of two with all 8 sub-buckets (a multiple
+			     * of 16: bucket_pos; SYNCTRACE_SUMMARY_BUCKETS keeps
+			     * fewer) */
 #define ST_SUM_AGE_NS 1000000000ull
 #define ST_SUM_KV 240     /* numbers per object event (the analyzer reads 256) */
 
@@ -56,6 +63,7 @@ struct st_sum_entry {
 	int dirty;         /* something to emit */
 	const void *caller; /* of its first aggregated event that had one */
 	uint64_t caller_ns; /* when (CLOCK_MONOTONIC) */
+	uint8_t hs[ST_SUMMARY_HIST_N]; /* histogram id -> its slot in h + 1, 0: none */
 	uint64_t c[ST_SUMMARY_COUNT_N];
 	struct st_sum_hist h[ST_SUM_NH];
 };
@@ -67,6 +75,7 @@ struct st_sum_table {
 	uint64_t since_ns;         /* coarse clock of the oldest aggregate, 0 none */
 	const void *woken_obj;     /* woken from a futex wait on it, not yet past it */
 	int in_relock;             /* between cond:woke and cond:relocked */
+	unsigned ops;              /* st_tls.ops when the age was last checked */
 	/* Futile wakes (doc/wakes.md, as the wake ledger sees them): its last
 	 * condvar wait ended signaled (woke), then the condvar, mutex and the
 	 * mutex's acquisitions counter it relocked with (fut_acq 0: none). Its
@@ -75,8 +84,17 @@ struct st_sum_table {
 	int woke_signaled;
 	const void *fut_cond, *fut_mutex;
 	uint64_t fut_acq;
+	/* The entry of the last object aggregated (a thread's aggregates come
+	 * in runs on one object: a wait's begin, spin and end): found without
+	 * hashing. last_e is valid while last_obj is not NULL; every place
+	 * that empties the slots resets it (table_reset). */
+	const void *last_obj;
+	struct st_sum_entry *last_e;
 	struct st_sum_entry e[ST_SUM_SLOTS];
 };
+
+_Static_assert(ST_SUM_HB % 16 == 0 && ST_SUM_HB <= 0xffff, "bucket_pos reads 16 at a time");
+_Static_assert(2 * (ST_SUM_HB + 5) <= ST_SUM_KV, "a histogram's pairs fit one event");
 
 static struct st_sum_table *volatile st_sum_all;
 static volatile int st_sum_atfork;
@@ -98,13 +116,24 @@ static void entry_clear(struct st_sum_entry *e)
 	e->family = family;
 }
 
+/* Empty every slot of t (and so forget the last entry found). Only the
+ * slots in use are written: a table is ~250 KB, of which a thread touches
+ * the pages of the objects it aggregated. */
+static void table_reset(struct st_sum_table *t)
+{
+	for (unsigned i = 0; t->used && i < ST_SUM_SLOTS; i++)
+		if (t->e[i].obj)
+			memset(&t->e[i], 0, sizeof(t->e[i]));
+	t->used = 0;
+	t->last_obj = 0;
+	t->last_e = 0;
+}
+
 /* In a forked child: what every table holds is the parent's. */
 static void forked_child(void)
 {
 	for (struct st_sum_table *t = st_sum_all; t; t = t->next) {
-		if (t->used)
-			memset(t->e, 0, sizeof(t->e));
-		t->used = 0;
+		table_reset(t);
 		t->since_ns = 0;
 		t->woken_obj = 0;
 		t->in_relock = 0;
@@ -220,7 +249,7 @@ static void table_emit(struct st_sum_table *t, int reason, int inside)
 
 /* ---- aggregation ----------------------------------------------------------- */
 
-static struct st_sum_table *mine(void)
+static inline __attribute__((always_inline)) struct st_sum_table *mine(void)
 {
 	struct st_sum_table *t = st_sum_mine;
 	if (st_unlikely(!t))
@@ -258,9 +287,11 @@ static void emit_inside(struct st_sum_entry *e, int reason)
 	st_tls.guard = guard;
 }
 
-/* obj's entry in t, made if new; the table is emitted when crowded. */
-static struct st_sum_entry *entry_of(struct st_sum_table *t, const void *obj)
+/* entry_of's lookup; none for NULL (a free slot's key). */
+static __attribute__((noinline)) struct st_sum_entry *entry_slot(struct st_sum_table *t, const void *obj)
 {
+	if (st_unlikely(!obj))
+		return 0;
 	uintptr_t h = ((uintptr_t)obj >> 3) * 0x9E3779B97F4A7C15ull;
 	unsigned k0 = (unsigned)(h >> 58) & (ST_SUM_SLOTS - 1);
 	for (int pass = 0; pass < 2; pass++) {
@@ -276,76 +307,141 @@ static struct st_sum_entry *entry_of(struct st_sum_table *t, const void *obj)
 		}
 		/* Crowded: emit and forget every entry. */
 		table_emit(t, ST_SUMMARY_REASON_FULL, 1);
-		memset(t->e, 0, sizeof(t->e));
-		t->used = 0;
+		table_reset(t);
 	}
 	return 0;
 }
 
-/* The entry an aggregate of obj goes to, its age checked; NULL: no table. */
-static struct st_sum_entry *begin(const void *obj, int family, int past_woken,
-				   const void *caller)
+/* obj's entry in t, made if new; the table is emitted when crowded. */
+static inline __attribute__((always_inline)) struct st_sum_entry *entry_of(struct st_sum_table *t, const void *obj)
 {
-	struct st_sum_table *t = mine();
-	if (st_unlikely(!t))
-		return 0;
+	if (t->last_obj == obj)
+		return t->last_e;
+	struct st_sum_entry *e = entry_slot(t, obj);
+	if (e) {
+		t->last_obj = obj;
+		t->last_e = e;
+	}
+	return e;
+}
+
+/* The table's age: emitted once its oldest aggregate is a second old. */
+static __attribute__((noinline)) void table_age(struct st_sum_table *t)
+{
 	uint64_t now = coarse_ns();
 	if (!t->since_ns)
 		t->since_ns = now;
 	else if (now - t->since_ns >= ST_SUM_AGE_NS)
 		table_emit(t, ST_SUMMARY_REASON_AGE, 1), t->since_ns = now;
+}
+
+static __attribute__((noinline)) void entry_caller(struct st_sum_entry *e, const void *caller)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	e->caller = caller;
+	e->caller_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The entry an aggregate of obj goes to; NULL: no table. The table's
+ * age is checked at the first aggregate of each operation (a slow path
+ * begun: st_tls.ops, counted by st_set_caller), not at its later ones (its
+ * spin, its futex calls, its end): an operation reads the coarse clock
+ * once (~6 ns here), and a table a second old goes out at the start of the
+ * thread's next operation, whole operations before it (an operation that
+ * sleeps long sends it at the next one). Inlined: its callers are on a
+ * traced hand-off's path. */
+static inline __attribute__((always_inline)) struct st_sum_entry *
+begin(const void *obj, int family, int past_woken, const void *caller)
+{
+	struct st_sum_table *t = mine();
+	if (st_unlikely(!t))
+		return 0;
+	if (t->ops != st_tls.ops || st_unlikely(!t->since_ns)) {
+		t->ops = st_tls.ops;
+		table_age(t);
+	}
 	if (past_woken && t->woken_obj == obj)
 		t->woken_obj = 0;
 	struct st_sum_entry *e = entry_of(t, obj);
-	if (!e)
+	if (st_unlikely(!e))
 		return 0;
 	if (family)
 		e->family = family;
-	if (!e->caller && caller) {
-		struct timespec ts;
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		e->caller = caller;
-		e->caller_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-	}
+	if (st_unlikely(!e->caller && caller))
+		entry_caller(e, caller);
 	e->dirty = 1;
-	if (!t->since_ns)
-		t->since_ns = now;
+	if (st_unlikely(!t->since_ns)) /* entry_of emitted a crowded table */
+		t->since_ns = coarse_ns();
 	return e;
 }
 
 static struct st_sum_hist *hist_of(struct st_sum_entry *e, unsigned id)
 {
-	for (unsigned j = 0; j < ST_SUM_NH; j++)
-		if (e->h[j].id == id)
-			return &e->h[j];
+	unsigned s = e->hs[id];
+	if (s)
+		return &e->h[s - 1];
 	for (unsigned j = 0; j < ST_SUM_NH; j++)
 		if (!e->h[j].id) {
 			e->h[j].id = (uint16_t)id;
+			e->hs[id] = (uint8_t)(j + 1);
 			return &e->h[j];
 		}
 	return 0;
 }
 
-/* One more value v in histogram id of e (e emitted first if it has no
- * room: histograms or buckets). */
-static struct st_sum_hist *hist_add(struct st_sum_entry *e, unsigned id, uint64_t v)
+/* Where bucket b is among h's buckets in use; h->n if it is not. */
+static inline unsigned bucket_pos(const struct st_sum_hist *h, unsigned b)
 {
-	unsigned b = st_hist_index(v);
+	unsigned n = h->n;
+#ifdef __SSE2__
+	/* 16 at a time (those past n are masked off: bucket 0 is a value). */
+	__m128i key = _mm_set1_epi16((short)b);
+	for (unsigned g = 0; g < n; g += 16) {
+		const __m128i *p = (const __m128i *)(const void *)(h->idx + g);
+		__m128i lo = _mm_cmpeq_epi16(_mm_loadu_si128(p), key);
+		__m128i hi = _mm_cmpeq_epi16(_mm_loadu_si128(p + 1), key);
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_packs_epi16(lo, hi));
+		if (n - g < 16)
+			m &= (1u << (n - g)) - 1;
+		if (m)
+			return g + (unsigned)__builtin_ctz(m);
+	}
+	return n;
+#else
+	unsigned i = 0;
+	while (i < n && h->idx[i] != b)
+		i++;
+	return i;
+#endif
+}
+
+/* One more value v, in bucket b, in histogram h. */
+static inline __attribute__((always_inline)) void hist_put(struct st_sum_hist *h, unsigned i,
+							    uint64_t v)
+{
+	h->cnt[i]++;
+	if (!h->count++ || v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+	h->sum += v;
+}
+
+/* hist_add for a histogram or a bucket not in e yet (e emitted first if it
+ * has no room for it). */
+static __attribute__((noinline)) struct st_sum_hist *hist_add_new(struct st_sum_entry *e,
+								   unsigned id, unsigned b,
+								   uint64_t v)
+{
 	for (int pass = 0; pass < 2; pass++) {
 		struct st_sum_hist *h = hist_of(e, id);
 		if (h) {
-			unsigned i = 0;
-			while (i < h->n && h->idx[i] != b)
-				i++;
-			if (i < h->n || h->n < ST_SUM_HB) {
+			unsigned i = bucket_pos(h, b);
+			if (i < h->n || h->n < st_summary_buckets) {
 				if (i == h->n)
 					h->idx[h->n++] = (uint16_t)b, h->cnt[i] = 0;
-				h->cnt[i]++;
-				if (!h->count++ || v < h->min)
-					h->min = v;
-				if (v > h->max)
-					h->max = v;
-				h->sum += v;
+				hist_put(h, i, v);
 				return h;
 			}
 		}
@@ -353,6 +449,22 @@ static struct st_sum_hist *hist_add(struct st_sum_entry *e, unsigned id, uint64_
 		e->dirty = 1;
 	}
 	return 0;
+}
+
+/* One more value v in histogram id of e. Inlined for a bucket it has. */
+static inline __attribute__((always_inline)) struct st_sum_hist *
+hist_add(struct st_sum_entry *e, unsigned id, uint64_t v)
+{
+	unsigned b = st_hist_index(v), s = e->hs[id];
+	if (st_likely(s)) {
+		struct st_sum_hist *h = &e->h[s - 1];
+		unsigned i = bucket_pos(h, b);
+		if (st_likely(i < h->n)) {
+			hist_put(h, i, v);
+			return h;
+		}
+	}
+	return hist_add_new(e, id, b, v);
 }
 
 /* A wait in the ledger (the analyzer's sa_model_waited); at_once: it
@@ -884,8 +996,7 @@ void st_summary_thread_exit(void)
 	if (st_tracing() && !st_tls.guard)
 		table_emit(t, ST_SUMMARY_REASON_THREAD_EXIT, 0);
 	st_sum_mine = 0;
-	memset(t->e, 0, sizeof(t->e));
-	t->used = 0;
+	table_reset(t);
 	t->since_ns = 0;
 	t->woken_obj = 0;
 	t->in_relock = 0;

@@ -416,7 +416,7 @@ static inline unsigned bucket_pos(const struct st_sum_hist *h, unsigned b)
 #endif
 }
 
-/* One more value v, in bucket b, in histogram h. */
+/* One more value v in histogram h, at position i of its buckets. */
 static inline __attribute__((always_inline)) void hist_put(struct st_sum_hist *h, unsigned i,
 							    uint64_t v)
 {

@@ -108,13 +108,9 @@ void st_config_load(void)
 					"(100us, 2ms, 1s); recording every wait\n", s);
 	}
 	if ((s = getenv("SYNCTRACE_SUMMARY_BUCKETS")) && *s) {
-		char *end;
-		long n = strtol(s, &end, 10);
-		if (*end || n < 1 || n > ST_SUMMARY_BUCKETS_MAX)
+		if (st_parse_summary_buckets(s, ST_SUMMARY_BUCKETS_MAX, &st_summary_buckets))
 			fprintf(stderr, "synctrace: SYNCTRACE_SUMMARY_BUCKETS=%s is not 1 to %d; "
 					"keeping %d\n", s, ST_SUMMARY_BUCKETS_MAX, ST_SUMMARY_BUCKETS_MAX);
-		else
-			st_summary_buckets = (int)n;
 	}
 	if ((s = getenv("SYNCTRACE_LEVEL")) && *s) {
 		if (st_parse_level(s, &st_level))

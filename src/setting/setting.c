@@ -92,6 +92,16 @@ int st_parse_level(const char *s, int *level)
 	return 0;
 }
 
+int st_parse_summary_buckets(const char *s, int max, int *n)
+{
+	int v;
+
+	if (parse_count(s, strlen(s), &v) || v < 1 || v > max)
+		return -1;
+	*n = v;
+	return 0;
+}
+
 int st_parse_duration_ns(const char *s, long long *ns)
 {
 	static const struct {

@@ -19,6 +19,9 @@ int st_parse_sem_max(const char *s, int *mode, int *limit);
 /* SYNCTRACE_LEVEL: a name of enum st_meta_level (contention, full). */
 int st_parse_level(const char *s, int *level);
 
+/* SYNCTRACE_SUMMARY_BUCKETS: a COUNT from 1 to max. */
+int st_parse_summary_buckets(const char *s, int max, int *n);
+
 /* SYNCTRACE_THRESHOLD: a duration, digits then a unit (ns, us, ms, s),
  * into ns; 0 (or "0") turns it off. */
 int st_parse_duration_ns(const char *s, long long *ns);

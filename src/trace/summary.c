@@ -257,11 +257,17 @@ static inline __attribute__((always_inline)) struct st_sum_table *mine(void)
 	return t;
 }
 
+/* The slot where obj's probe sequence starts. */
+static unsigned slot_home(const void *obj)
+{
+	uintptr_t h = ((uintptr_t)obj >> 3) * 0x9E3779B97F4A7C15ull;
+	return (unsigned)(h >> 58) & (ST_SUM_SLOTS - 1);
+}
+
 /* obj's entry in t, NULL if it has none. */
 static struct st_sum_entry *entry_find(struct st_sum_table *t, const void *obj)
 {
-	uintptr_t h = ((uintptr_t)obj >> 3) * 0x9E3779B97F4A7C15ull;
-	unsigned k0 = (unsigned)(h >> 58) & (ST_SUM_SLOTS - 1);
+	unsigned k0 = slot_home(obj);
 	for (unsigned i = 0; i < ST_SUM_PROBE; i++) {
 		struct st_sum_entry *e = &t->e[(k0 + i) & (ST_SUM_SLOTS - 1)];
 		if (e->obj == obj)
@@ -292,8 +298,7 @@ static __attribute__((noinline)) struct st_sum_entry *entry_slot(struct st_sum_t
 {
 	if (st_unlikely(!obj))
 		return 0;
-	uintptr_t h = ((uintptr_t)obj >> 3) * 0x9E3779B97F4A7C15ull;
-	unsigned k0 = (unsigned)(h >> 58) & (ST_SUM_SLOTS - 1);
+	unsigned k0 = slot_home(obj);
 	for (int pass = 0; pass < 2; pass++) {
 		for (unsigned i = 0; i < ST_SUM_PROBE; i++) {
 			struct st_sum_entry *e = &t->e[(k0 + i) & (ST_SUM_SLOTS - 1)];

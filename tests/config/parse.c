@@ -109,6 +109,24 @@ static void threshold_values(void)
 	CHECK_EQ(v, -7);
 }
 
+/* SYNCTRACE_SUMMARY_BUCKETS. */
+static void summary_buckets_values(void)
+{
+	int n = -7;
+	CHECK_EQ(st_parse_summary_buckets("1", 64, &n), 0);
+	CHECK_EQ(n, 1);
+	CHECK_EQ(st_parse_summary_buckets("64", 64, &n), 0);
+	CHECK_EQ(n, 64);
+	n = -7;
+	CHECK_EQ(st_parse_summary_buckets("0", 64, &n), -1);
+	CHECK_EQ(st_parse_summary_buckets("65", 64, &n), -1);
+	CHECK_EQ(st_parse_summary_buckets("+5", 64, &n), -1);
+	CHECK_EQ(st_parse_summary_buckets(" 5", 64, &n), -1);
+	CHECK_EQ(st_parse_summary_buckets("5x", 64, &n), -1);
+	CHECK_EQ(st_parse_summary_buckets("", 64, &n), -1);
+	CHECK_EQ(n, -7);
+}
+
 int main(int argc, char **argv)
 {
 	const char *b = argc > 1 ? argv[1] : "";
@@ -120,8 +138,10 @@ int main(int argc, char **argv)
 		level_values();
 	else if (!strcmp(b, "threshold_values"))
 		threshold_values();
+	else if (!strcmp(b, "summary_buckets_values"))
+		summary_buckets_values();
 	else {
-		fprintf(stderr, "usage: %s spin_table TABLE | sem_max_values | level_values | threshold_values\n", argv[0]);
+		fprintf(stderr, "usage: %s spin_table TABLE | sem_max_values | level_values | threshold_values | summary_buckets_values\n", argv[0]);
 		return 2;
 	}
 	return 0;

@@ -59,12 +59,18 @@ no_transitions() {
 		fail "$n transition events at the summary level"; fi
 }
 
+# flushed REASON: the program's flushed events with that reason in its
+# summary trace.
+flushed() {
+	babeltrace2 "$T/summary" | grep "procname = \"$comm\"" |
+		grep -c "synctrace_summary:flushed: .*reason = ( \"$1\"" || true
+}
+
 # expect_flushed REASON N WHAT: the program's summary trace has N flushed
 # events with that reason.
 expect_flushed() {
 	local n
-	n=$(babeltrace2 "$T/summary" | grep "procname = \"$comm\"" |
-		grep -c "synctrace_summary:flushed: .*reason = ( \"$1\"" || true)
+	n=$(flushed "$1")
 	if [ "$n" -eq "$2" ]; then pass "$3 ($n $1)"; else fail "$3: $n $1 flushes, expected $2"; fi
 }
 

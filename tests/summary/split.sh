@@ -14,8 +14,7 @@ need_daemon
 SYNCTRACE_SUMMARY_BUCKETS=1 record_levels "$@"
 same_tables
 no_transitions
-n=$(babeltrace2 "$T/summary" | grep "procname = \"$comm\"" |
-	grep -c 'synctrace_summary:flushed: .*reason = ( "FULL"' || true)
+n=$(flushed FULL)
 if [ "$n" -ge 1 ]; then pass "the aggregates went out in pieces ($n FULL flushes)"; else
 	fail "only $n FULL flushes with one bucket a histogram"; fi
 

@@ -37,9 +37,12 @@ END {
 			delete a; delete b
 			for (k = 1; k <= n; k++) {
 				a[k] = val[l, m, rep[l, m, k]]
-				if ((l, "glibc", rep[l, m, k]) in val && a[k] > 0) {
+				# a pair with a zero on the divided side has no ratio (a
+				# consumer that never waited has 0 wakeups); awk would stop
+				# at the division and lose every row after it
+				if ((l, "glibc", rep[l, m, k]) in val) {
 					g = val[l, "glibc", rep[l, m, k]]
-					b[++r] = inv ? g / a[k] : a[k] / g
+					if (inv ? a[k] > 0 : g > 0) b[++r] = inv ? g / a[k] : a[k] / g
 				}
 			}
 			md = med(a, n); mn = a[1]; mx = a[n]

@@ -36,8 +36,10 @@ grep -q 'issue 4.s targets' "$T/out" && pass "families: targets reported" || fai
 tq_modes=$((4 + musl)) # glibc, preload, contention, full (+ musl)
 for key in seconds messages_per_wakeup messages_per_sleep; do
 	n=$(rows $key "$tq")
-	[ "$n" -eq $((2 * tq_modes)) ] && pass "twoqueue: $key for 2 variants x $tq_modes modes" ||
-		fail "twoqueue: $n $key rows, expected $((2 * tq_modes))"
+	if [ "$n" -eq $((2 * tq_modes)) ]; then pass "twoqueue: $key for 2 variants x $tq_modes modes"; else
+		fail "twoqueue: $n $key rows, expected $((2 * tq_modes)); the runs (label, mode, output):"
+		cut -f1,2,6 "$T/res/raw/twoqueue.tsv" >&2
+	fi
 done
 n=$(grep -c '"variant": "\(cond\|twomutex\)", "messages": 40000' "$tq")
 [ "$n" -eq 2 ] && pass "twoqueue: both traced runs analysed" || fail "twoqueue: $n analysed traced runs, expected 2"

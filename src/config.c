@@ -36,6 +36,13 @@
  *                    go out and start again (the numbers stay the same;
  *                    fewer: more synctrace_summary events). A check of that
  *                    path (tests/summary), not a tuning knob.
+ *   SYNCTRACE_CLOCK  auto (default) | monotonic
+ *                    the clock of durations (waits, spins, sleeps, holds):
+ *                    auto reads the time-stamp counter where it is
+ *                    invariant and the kernel's own clocksource (~11 ns a
+ *                    read here against ~25), else CLOCK_MONOTONIC;
+ *                    monotonic reads CLOCK_MONOTONIC always
+ *                    (src/internal/clock.h).
  *   SYNCTRACE_TRACE  1: load libsynctrace-tp.so (and so liblttng-ust) at
  *                    start and trace into the active session.
  *
@@ -49,6 +56,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal/clock.h"
 #include "internal/trace.h"
 #include "setting/setting.h"
 #include "trace/ready.h"
@@ -111,6 +119,11 @@ void st_config_load(void)
 		if (st_parse_summary_buckets(s, ST_SUMMARY_BUCKETS_MAX, &st_summary_buckets))
 			fprintf(stderr, "synctrace: SYNCTRACE_SUMMARY_BUCKETS=%s is not 1 to %d; "
 					"keeping %d\n", s, ST_SUMMARY_BUCKETS_MAX, ST_SUMMARY_BUCKETS_MAX);
+	}
+	if ((s = getenv("SYNCTRACE_CLOCK")) && *s) {
+		if (st_parse_clock(s, &st_clock_tsc_allowed))
+			fprintf(stderr, "synctrace: SYNCTRACE_CLOCK=%s is not auto or "
+					"monotonic; keeping auto\n", s);
 	}
 	if ((s = getenv("SYNCTRACE_LEVEL")) && *s) {
 		if (st_parse_level(s, &st_level))

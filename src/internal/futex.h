@@ -9,6 +9,7 @@
 
 #include <time.h>
 
+#include "clock.h" /* st_now_ns, st_mono_ns */
 #include "fault.h" /* ST_FAULT_POINT: empty unless built with ST_FAULTS */
 
 /* Results of st_futex_wait, as positive errno values. */
@@ -55,14 +56,6 @@ static inline int st_timespec_check(const struct timespec *abs)
 static inline int st_clock_check(clockid_t clk)
 {
 	return (clk == CLOCK_REALTIME || clk == CLOCK_MONOTONIC) ? 0 : 22;
-}
-
-/* Monotonic nanoseconds, for event durations (vDSO, no system call). */
-static inline unsigned long long st_now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
 }
 
 #endif

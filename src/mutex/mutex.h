@@ -144,11 +144,13 @@ int st_mutex_cond_handoff(pthread_mutex_t *m);
 int st_mutex_cond_relock(pthread_mutex_t *m, int counted, const void *caller,
 			 int *contended);
 
-/* Full level: note when and how the holder took the mutex (holder only). */
+/* Full level: note when and how the holder took the mutex (holder only).
+ * The time is CLOCK_MONOTONIC's, not the durations' clock: the analyzer
+ * subtracts it from the released event's timestamp (mutex.def). */
 static inline void st_mutex_stamp_how(struct st_mutex *m, uint32_t how)
 {
 	if (st_tracing_full()) {
-		unsigned long long t = st_now_ns();
+		unsigned long long t = st_mono_ns();
 		m->acq_ns_lo = (uint32_t)t;
 		m->acq_ns_hi = (uint32_t)(t >> 32);
 		m->acq_how = how;

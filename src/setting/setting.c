@@ -102,6 +102,14 @@ int st_parse_summary_buckets(const char *s, int max, int *n)
 	return 0;
 }
 
+int st_parse_clock(const char *s, int *tsc_allowed)
+{
+	if (strcmp(s, "auto") && strcmp(s, "monotonic"))
+		return -1;
+	*tsc_allowed = s[0] == 'a';
+	return 0;
+}
+
 int st_parse_duration_ns(const char *s, long long *ns)
 {
 	static const struct {

@@ -22,6 +22,10 @@ int st_parse_level(const char *s, int *level);
 /* SYNCTRACE_SUMMARY_BUCKETS: a COUNT from 1 to max. */
 int st_parse_summary_buckets(const char *s, int max, int *n);
 
+/* SYNCTRACE_CLOCK: auto (1: the time-stamp counter where it is safe) or
+ * monotonic (0: CLOCK_MONOTONIC always), src/internal/clock.h. */
+int st_parse_clock(const char *s, int *tsc_allowed);
+
 /* SYNCTRACE_THRESHOLD: a duration, digits then a unit (ns, us, ms, s),
  * into ns; 0 (or "0") turns it off. */
 int st_parse_duration_ns(const char *s, long long *ns);

@@ -104,7 +104,8 @@ ST_EXPORT int synctrace_ready_wait(void)
 	if (mode() != 1)
 		return 0;
 	long limit = __atomic_load_n(&st_ready_limit_ms, __ATOMIC_RELAXED);
-	unsigned long long e = st_now_ns() + (unsigned long long)(limit > 0 ? limit : 0) * 1000000ull;
+	/* a kernel deadline: CLOCK_MONOTONIC itself */
+	unsigned long long e = st_mono_ns() + (unsigned long long)(limit > 0 ? limit : 0) * 1000000ull;
 	struct timespec end = { (time_t)(e / 1000000000ull), (long)(e % 1000000000ull) };
 	for (;;) {
 		if (!__atomic_load_n(&st_ready_sem, __ATOMIC_ACQUIRE))

@@ -127,6 +127,21 @@ static void summary_buckets_values(void)
 	CHECK_EQ(n, -7);
 }
 
+static void clock_values(void)
+{
+	int v = -7;
+	CHECK_EQ(st_parse_clock("auto", &v), 0);
+	CHECK_EQ(v, 1);
+	CHECK_EQ(st_parse_clock("monotonic", &v), 0);
+	CHECK_EQ(v, 0);
+	v = -7;
+	CHECK_EQ(st_parse_clock("tsc", &v), -1);
+	CHECK_EQ(st_parse_clock("Monotonic", &v), -1);
+	CHECK_EQ(st_parse_clock("auto ", &v), -1);
+	CHECK_EQ(st_parse_clock("", &v), -1);
+	CHECK_EQ(v, -7);
+}
+
 int main(int argc, char **argv)
 {
 	const char *b = argc > 1 ? argv[1] : "";
@@ -140,8 +155,10 @@ int main(int argc, char **argv)
 		threshold_values();
 	else if (!strcmp(b, "summary_buckets_values"))
 		summary_buckets_values();
+	else if (!strcmp(b, "clock_values"))
+		clock_values();
 	else {
-		fprintf(stderr, "usage: %s spin_table TABLE | sem_max_values | level_values | threshold_values | summary_buckets_values\n", argv[0]);
+		fprintf(stderr, "usage: %s spin_table TABLE | sem_max_values | level_values | threshold_values | summary_buckets_values | clock_values\n", argv[0]);
 		return 2;
 	}
 	return 0;

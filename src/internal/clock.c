@@ -1,0 +1,124 @@
+/* The durations' clock's slow path: deciding, calibrating (clock.h has the
+ * state machine and the reasons). */
+#include "clock.h"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#if ST_CLOCK_HAVE_TSC
+#include <cpuid.h>
+#endif
+
+struct st_clock st_clock;
+int st_clock_tsc_allowed = 1;
+__thread uint64_t st_clock_last __attribute__((tls_model("initial-exec")));
+/* Where the kernel names its clocksource; a test points it elsewhere. */
+const char *st_clock_source_path = "/sys/devices/system/clocksource/clocksource0/current_clocksource";
+
+/* A pair (count, CLOCK_MONOTONIC) read back to back, within a bracket of
+ * at most 2 us (a thread preempted between the reads retries, up to 8
+ * times): *ns is the bracket's upper end. 0 if no try was tight enough. */
+static int pair(uint64_t *tsc, uint64_t *ns)
+{
+#if ST_CLOCK_HAVE_TSC
+	for (int i = 0; i < 8; i++) {
+		uint64_t a = st_mono_ns(), t = __rdtsc(), b = st_mono_ns();
+		if (b >= a && b - a <= 2000) {
+			*tsc = t, *ns = b;
+			return 1;
+		}
+	}
+#else
+	(void)tsc, (void)ns;
+#endif
+	return 0;
+}
+
+/* The counter runs at a constant rate through frequency changes and idle
+ * states (CPUID 0x80000007 EDX bit 8), and the kernel keeps its own time
+ * with it, so it judged the counters of all CPUs in step. Raw system calls:
+ * glibc's open and read are cancellation points, and this runs inside a
+ * wait. */
+static int eligible(void)
+{
+#if ST_CLOCK_HAVE_TSC
+	unsigned a, b, c, d;
+	if (!st_clock_tsc_allowed || !__get_cpuid(0x80000007, &a, &b, &c, &d) || !(d & (1u << 8)))
+		return 0;
+	int fd = (int)syscall(SYS_openat, AT_FDCWD, st_clock_source_path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	char buf[16] = { 0 };
+	long n = syscall(SYS_read, fd, buf, sizeof buf - 1);
+	syscall(SYS_close, fd);
+	return n > 0 && !strcmp(buf, "tsc\n");
+#else
+	return 0;
+#endif
+}
+
+/* Claim the state from `from` to BUSY; 1 if this thread won. */
+static int claim(int from)
+{
+	return __atomic_compare_exchange_n(&st_clock.state, &from, ST_CLOCK_BUSY, 0,
+					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+static void set_state(int s)
+{
+	__atomic_store_n(&st_clock.state, s, __ATOMIC_RELEASE);
+}
+
+/* t clamped to the calling thread's last read. */
+static unsigned long long clamp(uint64_t t)
+{
+	uint64_t last = st_clock_last;
+	if (t < last)
+		return last;
+	return st_clock_last = t;
+}
+
+unsigned long long st_clock_slow(void)
+{
+	uint64_t now = st_mono_ns();
+	int s = __atomic_load_n(&st_clock.state, __ATOMIC_ACQUIRE);
+	if (s == ST_CLOCK_UNKNOWN && claim(ST_CLOCK_UNKNOWN)) {
+		/* BUSY: ours alone. Registered on first use, not at load. */
+		pthread_atfork(0, 0, st_clock_forked);
+		if (eligible() && pair(&st_clock.warm_tsc, &st_clock.warm_ns))
+			set_state(ST_CLOCK_WARM);
+		else
+			set_state(ST_CLOCK_OFF);
+	} else if (s == ST_CLOCK_WARM &&
+		   (int64_t)(now - st_clock.warm_ns) >= (int64_t)ST_CLOCK_CALIBRATE_NS &&
+		   claim(ST_CLOCK_WARM)) {
+		/* BUSY: the warm pair (written before WARM's release, read
+		 * after the claim's acquire) is ours to read, the base ours to
+		 * write. */
+		uint64_t t, ns;
+		if (pair(&t, &ns) && t > st_clock.warm_tsc &&
+		    ns - st_clock.warm_ns >= ST_CLOCK_CALIBRATE_NS) {
+			uint64_t m = (uint64_t)(((unsigned __int128)(ns - st_clock.warm_ns) << 32) /
+						(t - st_clock.warm_tsc));
+			if (m) {
+				st_clock.base_tsc = t;
+				st_clock.base_ns = ns;
+				__atomic_store_n(&st_clock.mult, m, __ATOMIC_RELEASE);
+				set_state(ST_CLOCK_ON);
+				return clamp(now);
+			}
+		}
+		set_state(ST_CLOCK_WARM); /* a later read tries again */
+	}
+	return clamp(now);
+}
+
+void st_clock_forked(void)
+{
+	/* The only thread now; a claimant that was BUSY is gone. */
+	if (st_clock.state == ST_CLOCK_BUSY)
+		st_clock.state = st_clock.mult ? ST_CLOCK_ON : ST_CLOCK_UNKNOWN;
+}

@@ -1,0 +1,103 @@
+/* The clocks of the primitives' events.
+ *
+ * st_mono_ns: CLOCK_MONOTONIC (vDSO, ~25 ns here), for a time that is
+ * compared with another clock's: the trace's timestamps (a full-level
+ * hold's start, released.acq_ts) or a kernel deadline.
+ *
+ * st_now_ns: the clock of durations (how long a wait, a spin or a sleep
+ * lasted: one thread's end minus its own start). Where the processor's
+ * time-stamp counter is invariant and the kernel itself keeps time with it
+ * (clocksource "tsc"), it is the counter scaled to ns: one rdtsc, ~11 ns
+ * here, where clock_gettime costs ~25 (a traced hand-off reads it two to
+ * four times). Otherwise, or with SYNCTRACE_CLOCK=monotonic, it is
+ * st_mono_ns.
+ *
+ * The scale is measured, not read: the first read of a traced process
+ * notes a (counter, CLOCK_MONOTONIC) pair, and the first read at least
+ * ST_CLOCK_CALIBRATE_NS later takes a second one; their ratio is the scale
+ * (error ~ the pairs' brackets over the interval: < 1e-4, typically 5e-6),
+ * fixed from then on, so the clock never jumps. Until then st_now_ns is
+ * st_mono_ns.
+ *
+ * State machine (st_clock.state, one CAS per transition; only the thread
+ * that wins BUSY writes the fields):
+ *
+ *   UNKNOWN --eligible?--> BUSY --no------------------------> OFF
+ *                               --yes: first pair----------> WARM
+ *   WARM --ST_CLOCK_CALIBRATE_NS later--> BUSY --scale------> ON
+ *                                              --bad pairs--> WARM
+ *
+ * BUSY's claimant is the only writer; every other reader returns
+ * st_mono_ns meanwhile. ON publishes mult with a release store after
+ * base_tsc and base_ns, which never change again: a reader that loads mult
+ * (acquire) non-zero reads them whole. A fork while another thread is BUSY
+ * leaves the child's state BUSY: st_clock_forked resets it to UNKNOWN.
+ *
+ * A duration never goes backwards: each thread clamps its reads to its
+ * last one (st_clock_last), which covers a start read on CLOCK_MONOTONIC
+ * just before the scale was published (the first scaled reads begin at
+ * the upper bracket of the base pair, never below the kernel clock then)
+ * and counters a few cycles apart on two CPUs. */
+#ifndef ST_CLOCK_H
+#define ST_CLOCK_H
+
+#include <stdint.h>
+#include <time.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define ST_CLOCK_HAVE_TSC 1
+#else
+#define ST_CLOCK_HAVE_TSC 0
+#endif
+
+enum { ST_CLOCK_UNKNOWN, ST_CLOCK_BUSY, ST_CLOCK_OFF, ST_CLOCK_WARM, ST_CLOCK_ON };
+
+/* 20 ms between the two pairs: a bracket of ~100 ns is 5e-6 of it. */
+#define ST_CLOCK_CALIBRATE_NS 20000000ull
+
+struct st_clock {
+	uint64_t mult;     /* ns per count, 32.32 fixed point; 0 until ON */
+	uint64_t base_tsc; /* the second pair: its count ... */
+	uint64_t base_ns;  /* ... and its CLOCK_MONOTONIC, the bracket's upper end */
+	uint64_t warm_tsc, warm_ns; /* the first pair (WARM) */
+	int state;
+};
+extern struct st_clock st_clock;
+/* SYNCTRACE_CLOCK: 1 auto (default), 0 monotonic (config.c sets it). */
+extern int st_clock_tsc_allowed;
+/* Where the kernel names its clocksource (sysfs); tests/clock points it
+ * at a file of its own. */
+extern const char *st_clock_source_path;
+/* The calling thread's last st_now_ns (the clamp). */
+extern __thread uint64_t st_clock_last __attribute__((tls_model("initial-exec")));
+
+static inline unsigned long long st_mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+}
+
+unsigned long long st_clock_slow(void);
+/* A forked child (the library's atfork handler). */
+void st_clock_forked(void);
+
+static inline unsigned long long st_now_ns(void)
+{
+#if ST_CLOCK_HAVE_TSC
+	uint64_t m = __atomic_load_n(&st_clock.mult, __ATOMIC_ACQUIRE);
+	if (__builtin_expect(m != 0, 1)) {
+		int64_t d = (int64_t)(__rdtsc() - st_clock.base_tsc);
+		uint64_t t = st_clock.base_ns +
+			     (uint64_t)(((unsigned __int128)(d > 0 ? (uint64_t)d : 0) * m) >> 32);
+		uint64_t last = st_clock_last;
+		if (__builtin_expect(t < last, 0))
+			return last;
+		return st_clock_last = t;
+	}
+#endif
+	return st_clock_slow();
+}
+
+#endif

@@ -1,0 +1,218 @@
+/* The durations' clock (src/internal/clock.c, compiled in): one behaviour
+ * per process, test_clock BEHAVIOUR. Every wait for a state is bounded by
+ * the ctest timeout, never by a fixed sleep; every comparison with
+ * CLOCK_MONOTONIC brackets its reads, so a preempted reader widens its own
+ * tolerance instead of failing. */
+#include "check.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "internal/clock.h"
+
+#if ST_CLOCK_HAVE_TSC
+#include <cpuid.h>
+#endif
+
+/* This machine qualifies as clock.c decides (invariant counter, the
+ * kernel's clocksource is tsc), judged here independently. */
+static int machine_has_tsc_clock(void)
+{
+#if ST_CLOCK_HAVE_TSC
+	char buf[32] = { 0 };
+	FILE *f = fopen(st_clock_source_path, "r");
+	if (!f)
+		return 0;
+	int ok = fgets(buf, sizeof buf, f) && !strcmp(buf, "tsc\n");
+	fclose(f);
+	unsigned a, b, c, d;
+	return ok && __get_cpuid(0x80000007, &a, &b, &c, &d) && (d & (1u << 8));
+#else
+	return 0;
+#endif
+}
+
+static int state(void)
+{
+	return __atomic_load_n(&st_clock.state, __ATOMIC_ACQUIRE);
+}
+
+/* Read until the clock has decided (ON or OFF). */
+static void settle(void)
+{
+	while (state() != ST_CLOCK_ON && state() != ST_CLOCK_OFF)
+		(void)st_now_ns();
+}
+
+/* st_now_ns between two CLOCK_MONOTONIC reads at most 20 us apart. */
+static void bracketed(uint64_t *lo, uint64_t *v, uint64_t *hi)
+{
+	do {
+		*lo = st_mono_ns();
+		*v = st_now_ns();
+		*hi = st_mono_ns();
+	} while (*hi - *lo > 20000);
+}
+
+/* Where the machine qualifies the clock turns to the counter, and its
+ * durations agree with CLOCK_MONOTONIC's within 1e-3 over 50 ms (the
+ * calibration's error is ~1e-5). Elsewhere it stays CLOCK_MONOTONIC. */
+static void calibrates(void)
+{
+	int want = machine_has_tsc_clock();
+	settle();
+	CHECK_EQ(state(), want ? ST_CLOCK_ON : ST_CLOCK_OFF);
+	CHECK_EQ(st_clock.mult != 0, want);
+	for (int round = 0; round < 3; round++) {
+		uint64_t lo1, v1, hi1, lo2, v2, hi2;
+		bracketed(&lo1, &v1, &hi1);
+		uint64_t until = lo1 + 50000000;
+		while (st_mono_ns() < until)
+			;
+		bracketed(&lo2, &v2, &hi2);
+		/* the true interval between the two reads is in [lo2 - hi1, hi2 - lo1] */
+		double d = (double)(v2 - v1), min = (double)(lo2 - hi1), max = (double)(hi2 - lo1);
+		if (!(d >= min * (1 - 1e-3) && d <= max * (1 + 1e-3))) {
+			fprintf(stderr, "round %d: %.0f ns by st_now_ns, [%.0f, %.0f] by CLOCK_MONOTONIC\n",
+				round, d, min, max);
+			CHECK(0);
+		}
+	}
+}
+
+/* SYNCTRACE_CLOCK=monotonic (config.c clears st_clock_tsc_allowed): the
+ * clock stays CLOCK_MONOTONIC, read for read. */
+static void monotonic_setting(void)
+{
+	st_clock_tsc_allowed = 0;
+	settle();
+	CHECK_EQ(state(), ST_CLOCK_OFF);
+	CHECK_EQ(st_clock.mult, 0);
+	for (int i = 0; i < 1000; i++) {
+		uint64_t lo = st_mono_ns(), v = st_now_ns(), hi = st_mono_ns();
+		CHECK(v >= lo && v <= hi);
+	}
+}
+
+/* A kernel that keeps time with another clocksource (a VM's kvm-clock, a
+ * machine whose counters drifted apart): CLOCK_MONOTONIC. */
+static void other_clocksource(void)
+{
+	char path[] = "/tmp/st-clock-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	CHECK_EQ(write(fd, "kvm-clock\n", 10), 10);
+	close(fd);
+	st_clock_source_path = path;
+	settle();
+	unlink(path);
+	CHECK_EQ(state(), ST_CLOCK_OFF);
+	CHECK_EQ(st_clock.mult, 0);
+}
+
+/* No thread ever reads a time before its previous one: not across the
+ * switch from CLOCK_MONOTONIC to the counter (the threads start before it),
+ * not across CPUs (each hops between the CPUs it may use). */
+static volatile int go;
+
+static void *reader(void *arg)
+{
+	long id = (long)arg;
+	cpu_set_t mine;
+	int cpus[CPU_SETSIZE], n = 0;
+	CHECK_EQ(sched_getaffinity(0, sizeof mine, &mine), 0);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &mine))
+			cpus[n++] = c;
+	while (!go)
+		;
+	uint64_t last = st_now_ns(), start = st_mono_ns();
+	long reads = 0;
+	/* at least 2e6 reads, and until the clock decided plus 100 ms */
+	for (int hop = 0;; hop++) {
+		if (n > 1) {
+			cpu_set_t one;
+			CPU_ZERO(&one);
+			CPU_SET(cpus[(hop + id) % n], &one);
+			sched_setaffinity(0, sizeof one, &one);
+		}
+		for (int i = 0; i < 1000; i++, reads++) {
+			uint64_t t = st_now_ns();
+			if (t < last) {
+				fprintf(stderr, "thread %ld, read %ld: %llu after %llu\n", id, reads,
+					(unsigned long long)t, (unsigned long long)last);
+				CHECK(0);
+			}
+			last = t;
+		}
+		int s = state();
+		if (reads >= 2000000 && (s == ST_CLOCK_ON || s == ST_CLOCK_OFF) &&
+		    st_mono_ns() - start > ST_CLOCK_CALIBRATE_NS + 100000000ull)
+			break;
+	}
+	return 0;
+}
+
+static void never_backwards(void)
+{
+	pthread_t t[3];
+	CHECK_EQ(state(), ST_CLOCK_UNKNOWN);
+	for (long i = 0; i < 3; i++)
+		CHECK_EQ(pthread_create(&t[i], 0, reader, (void *)i), 0);
+	go = 1;
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ(pthread_join(t[i], 0), 0);
+	CHECK_EQ(state(), machine_has_tsc_clock() ? ST_CLOCK_ON : ST_CLOCK_OFF);
+}
+
+/* A fork while another thread held BUSY: the child starts over (UNKNOWN,
+ * or ON if the scale was published), and then decides on its own. */
+static void forked_while_busy(void)
+{
+	settle();
+	int decided = state();
+	uint64_t mult = st_clock.mult;
+	st_clock.state = ST_CLOCK_BUSY; /* as if another thread was calibrating */
+	pid_t p = fork();
+	CHECK(p >= 0);
+	if (!p) {
+		st_clock_forked();
+		if (mult)
+			CHECK_EQ(state(), ST_CLOCK_ON);
+		else {
+			CHECK_EQ(state(), ST_CLOCK_UNKNOWN);
+			settle();
+			CHECK_EQ(state(), decided);
+		}
+		_exit(0);
+	}
+	int status;
+	CHECK_EQ(waitpid(p, &status, 0), p);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+int main(int argc, char **argv)
+{
+	const char *b = argc > 1 ? argv[1] : "";
+	if (!strcmp(b, "calibrates"))
+		calibrates();
+	else if (!strcmp(b, "monotonic_setting"))
+		monotonic_setting();
+	else if (!strcmp(b, "other_clocksource"))
+		other_clocksource();
+	else if (!strcmp(b, "never_backwards"))
+		never_backwards();
+	else if (!strcmp(b, "forked_while_busy"))
+		forked_while_busy();
+	else {
+		fprintf(stderr, "usage: %s calibrates | monotonic_setting | other_clocksource | "
+				"never_backwards | forked_while_busy\n", argv[0]);
+		return 2;
+	}
+	return 0;
+}

@@ -93,7 +93,8 @@ static inline int st_spin_gated(const void *obj, volatile int *waiters,
 
 /* A traced wait that read its start t0 just before its spin: the spin
  * called next takes t0 for its own start instead of reading the clock
- * again (one read less a wait, ~25 ns here). Every spin takes and clears
+ * again (one read less a wait: ~25 ns on CLOCK_MONOTONIC, ~11 on the
+ * counter, src/internal/clock.h). Every spin takes and clears
  * it at its top, so no later spin sees it. The wait's events are emitted
  * before t0 is read, so neither duration includes them. */
 static inline void st_spin_from(unsigned long long t0)

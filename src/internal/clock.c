@@ -116,6 +116,18 @@ unsigned long long st_clock_slow(void)
 	return clamp(now);
 }
 
+unsigned long long st_clock_back(int64_t d)
+{
+	if (d >= -ST_CLOCK_SKEW)
+		return clamp(st_clock.base_ns);
+	/* Gone back: every later read takes the slow path (mult 0) and finds
+	 * OFF there. A reader that loaded the old mult just before computes
+	 * one more scaled time, which its clamp keeps in order. */
+	__atomic_store_n(&st_clock.mult, 0, __ATOMIC_RELEASE);
+	set_state(ST_CLOCK_OFF);
+	return clamp(st_mono_ns());
+}
+
 void st_clock_forked(void)
 {
 	/* The only thread now; a claimant that was BUSY is gone. */

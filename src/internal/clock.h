@@ -26,12 +26,18 @@
  *                               --yes: first pair----------> WARM
  *   WARM --ST_CLOCK_CALIBRATE_NS later--> BUSY --scale------> ON
  *                                              --bad pairs--> WARM
+ *   ON --the counter went back------------------------------> OFF
  *
  * BUSY's claimant is the only writer; every other reader returns
  * st_mono_ns meanwhile. ON publishes mult with a release store after
  * base_tsc and base_ns, which never change again: a reader that loads mult
  * (acquire) non-zero reads them whole. A fork while another thread is BUSY
  * leaves the child's state BUSY: st_clock_forked resets it to UNKNOWN.
+ *
+ * A counter found behind the base by more than ST_CLOCK_SKEW counts went
+ * back (reset by a resume from suspend, or a migration): the clock turns
+ * OFF for good (mult 0, state OFF) and reads CLOCK_MONOTONIC again; a few
+ * counts behind are two CPUs' counters just after the base was taken.
  *
  * A duration never goes backwards: each thread clamps its reads to its
  * last one (st_clock_last), which covers a start read on CLOCK_MONOTONIC
@@ -52,6 +58,10 @@
 #endif
 
 enum { ST_CLOCK_UNKNOWN, ST_CLOCK_BUSY, ST_CLOCK_OFF, ST_CLOCK_WARM, ST_CLOCK_ON };
+
+/* Counts behind the base that two CPUs' counters in step can differ by
+ * (~0.3 ms at 3 GHz); more is a counter that went back. */
+#define ST_CLOCK_SKEW (1ll << 20)
 
 /* 20 ms between the two pairs: a bracket of ~100 ns is 5e-6 of it. */
 #define ST_CLOCK_CALIBRATE_NS 20000000ull
@@ -80,6 +90,8 @@ static inline unsigned long long st_mono_ns(void)
 }
 
 unsigned long long st_clock_slow(void);
+/* A count before the base: d counts behind it (clock.c). */
+unsigned long long st_clock_back(int64_t d);
 /* A forked child (the library's atfork handler). */
 void st_clock_forked(void);
 
@@ -89,8 +101,9 @@ static inline unsigned long long st_now_ns(void)
 	uint64_t m = __atomic_load_n(&st_clock.mult, __ATOMIC_ACQUIRE);
 	if (__builtin_expect(m != 0, 1)) {
 		int64_t d = (int64_t)(__rdtsc() - st_clock.base_tsc);
-		uint64_t t = st_clock.base_ns +
-			     (uint64_t)(((unsigned __int128)(d > 0 ? (uint64_t)d : 0) * m) >> 32);
+		if (__builtin_expect(d < 0, 0))
+			return st_clock_back(d);
+		uint64_t t = st_clock.base_ns + (uint64_t)(((unsigned __int128)d * m) >> 32);
 		uint64_t last = st_clock_last;
 		if (__builtin_expect(t < last, 0))
 			return last;

@@ -115,6 +115,48 @@ static void other_clocksource(void)
 	CHECK_EQ(st_clock.mult, 0);
 }
 
+/* A counter that went back (a resume from suspend resets it): a few counts
+ * behind the base is two CPUs' skew and changes nothing; far behind turns
+ * the clock to CLOCK_MONOTONIC for good, in order. Needs the counter
+ * (exit 77, skipped, on a machine without it). */
+static void counter_went_back(void)
+{
+	settle();
+	if (state() != ST_CLOCK_ON) {
+		printf("clock_counter_went_back: this machine's durations do not read the counter\n");
+		exit(77);
+	}
+	uint64_t base = st_clock.base_tsc, prev = st_now_ns();
+	st_clock.base_tsc = __rdtsc() + 1000; /* a few counts ahead of ours */
+	uint64_t v = st_now_ns();
+	CHECK(v >= prev);
+	CHECK_EQ(state(), ST_CLOCK_ON);
+	st_clock.base_tsc = base;
+	prev = st_now_ns();
+	st_clock.base_tsc = __rdtsc() + (1ull << 40); /* ours went far back */
+	v = st_now_ns();
+	CHECK(v >= prev);
+	CHECK_EQ(state(), ST_CLOCK_OFF);
+	CHECK_EQ(st_clock.mult, 0);
+	st_clock.base_tsc = base;
+	/* from here CLOCK_MONOTONIC, never before the last scaled read (which
+	 * is at most its bracket, 2 us, ahead of the kernel clock) */
+	for (int i = 0; i < 1000; i++) {
+		uint64_t lo = st_mono_ns();
+		prev = v;
+		v = st_now_ns();
+		uint64_t hi = st_mono_ns();
+		CHECK(v >= prev && v <= hi + 2000);
+		(void)lo;
+	}
+	uint64_t lo = st_mono_ns() + 3000;
+	while (st_mono_ns() < lo)
+		;
+	lo = st_mono_ns();
+	v = st_now_ns();
+	CHECK(v >= lo && v <= st_mono_ns());
+}
+
 /* No thread ever reads a time before its previous one: not across the
  * switch from CLOCK_MONOTONIC to the counter (the threads start before it),
  * not across CPUs (each hops between the CPUs it may use). */
@@ -205,13 +247,15 @@ int main(int argc, char **argv)
 		monotonic_setting();
 	else if (!strcmp(b, "other_clocksource"))
 		other_clocksource();
+	else if (!strcmp(b, "counter_went_back"))
+		counter_went_back();
 	else if (!strcmp(b, "never_backwards"))
 		never_backwards();
 	else if (!strcmp(b, "forked_while_busy"))
 		forked_while_busy();
 	else {
 		fprintf(stderr, "usage: %s calibrates | monotonic_setting | other_clocksource | "
-				"never_backwards | forked_while_busy\n", argv[0]);
+				"counter_went_back | never_backwards | forked_while_busy\n", argv[0]);
 		return 2;
 	}
 	return 0;

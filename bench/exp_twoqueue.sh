@@ -4,6 +4,9 @@
 # suppliers x 1,000,000 messages, one consumer; A: one mutex + one condvar,
 # B: a mutex per queue + the "twomutex" condvar. Then one traced run per
 # variant, read by synctrace-report: why the table looks the way it does.
+# per A B: A / B, 0 when B is 0 or empty
+per() { awk -v a="$1" -v b="$2" 'BEGIN {print (b > 0 ? a / b : 0)}'; }
+
 exp_twoqueue() {
 	local n=${ST_TWOQUEUE_N:-1000000}
 	say ""
@@ -45,9 +48,11 @@ exp_twoqueue() {
 			read -r cw sig < <(cells races.condvars waits signals <"$tmp/report.json" | awk '{w += $1; s += $2} END {print w + 0, s + 0}')
 			read -r fw wasted wtb < <(cells wakes.total futex_wakes wasted_wakes wake_then_block <"$tmp/report.json")
 			cont=$(cells contention.locks contended <"$tmp/report.json" | awk '{c += $1} END {print c + 0}')
-			printf '  %-12s %9s %9s %9.4f %9s %9s %9s %9s %9s %s\n' "$v" "$msgs" "$cw" "$(awk -v a="$cw" -v b="$msgs" 'BEGIN {print (b > 0 ? a / b : 0)}')" "$sig" "$fw" "$wasted" "$wtb" "$cont" synctrace-report
+			local wpm
+			wpm=$(per "$cw" "$msgs")
+			printf '  %-12s %9s %9s %9.4f %9s %9s %9s %9s %9s %s\n' "$v" "$msgs" "$cw" "$wpm" "$sig" "$fw" "$wasted" "$wtb" "$cont" synctrace-report
 			printf '{"variant": "%s", "messages": %s, "consumer_wakeups_workload": %s, "cond_waits": %s, "wakeups_per_message": %s, "signals_found_waiter": %s, "futex_wakes": %s, "wasted_wakes": %s, "wake_then_block": %s, "contended_acquisitions": %s, "trace": "%s"}\n' \
-				"$v" "$msgs" "$wk" "$cw" "$(awk -v a="$cw" -v b="$msgs" 'BEGIN {print (b > 0 ? a / b : 0)}')" "$sig" "$fw" "$wasted" "$wtb" "$cont" "$dir" >>"$tmp/twoqueue.extra"
+				"$v" "$msgs" "$wk" "$cw" "$wpm" "$sig" "$fw" "$wasted" "$wtb" "$cont" "$dir" >>"$tmp/twoqueue.extra"
 		else
 			count_events "$dir" >"$tmp/ev"
 			local woke fwk
@@ -55,7 +60,7 @@ exp_twoqueue() {
 			sig=$(awk '$2 == "synctrace_cond:signal" {print $1}' "$tmp/ev")
 			fwk=$(awk '$2 == "synctrace_futex:wake" {print $1}' "$tmp/ev")
 			cont=$(awk '$2 == "synctrace_mutex:acquired" {print $1}' "$tmp/ev")
-			printf '  %-12s %9s %9s %9.4f %9s %9s %9s %9s %9s %s\n' "$v" "$msgs" "${woke:-0}" "$(awk -v a="${woke:-0}" -v b="$msgs" 'BEGIN {print (b > 0 ? a / b : 0)}')" "${sig:-0}" "${fwk:-0}" n/a n/a "${cont:-0}" "babeltrace2 counts"
+			printf '  %-12s %9s %9s %9.4f %9s %9s %9s %9s %9s %s\n' "$v" "$msgs" "${woke:-0}" "$(per "${woke:-0}" "$msgs")" "${sig:-0}" "${fwk:-0}" n/a n/a "${cont:-0}" "babeltrace2 counts"
 			printf '{"variant": "%s", "messages": %s, "consumer_wakeups_workload": %s, "cond_waits": %s, "signals_found_waiter": %s, "futex_wakes": %s, "contended_acquisitions": %s, "trace": "%s"}\n' \
 				"$v" "$msgs" "$wk" "${woke:-0}" "${sig:-0}" "${fwk:-0}" "${cont:-0}" "$dir" >>"$tmp/twoqueue.extra"
 		fi

@@ -72,15 +72,6 @@ static void set_state(int s)
 	__atomic_store_n(&st_clock.state, s, __ATOMIC_RELEASE);
 }
 
-/* t clamped to the calling thread's last read. */
-static unsigned long long clamp(uint64_t t)
-{
-	uint64_t last = st_clock_last;
-	if (t < last)
-		return last;
-	return st_clock_last = t;
-}
-
 unsigned long long st_clock_slow(void)
 {
 	uint64_t now = st_mono_ns();
@@ -108,24 +99,24 @@ unsigned long long st_clock_slow(void)
 				st_clock.base_ns = ns;
 				__atomic_store_n(&st_clock.mult, m, __ATOMIC_RELEASE);
 				set_state(ST_CLOCK_ON);
-				return clamp(now);
+				return st_clock_clamp(now);
 			}
 		}
 		set_state(ST_CLOCK_WARM); /* a later read tries again */
 	}
-	return clamp(now);
+	return st_clock_clamp(now);
 }
 
 unsigned long long st_clock_back(int64_t d)
 {
 	if (d >= -ST_CLOCK_SKEW)
-		return clamp(st_clock.base_ns);
+		return st_clock_clamp(st_clock.base_ns);
 	/* Gone back: every later read takes the slow path (mult 0) and finds
 	 * OFF there. A reader that loaded the old mult just before computes
 	 * one more scaled time, which its clamp keeps in order. */
 	__atomic_store_n(&st_clock.mult, 0, __ATOMIC_RELEASE);
 	set_state(ST_CLOCK_OFF);
-	return clamp(st_mono_ns());
+	return st_clock_clamp(st_mono_ns());
 }
 
 void st_clock_forked(void)

@@ -89,6 +89,16 @@ static inline unsigned long long st_mono_ns(void)
 	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
 }
 
+/* t, or the calling thread's last read if that was later (and then t
+ * becomes the last). */
+static inline unsigned long long st_clock_clamp(uint64_t t)
+{
+	uint64_t last = st_clock_last;
+	if (__builtin_expect(t < last, 0))
+		return last;
+	return st_clock_last = t;
+}
+
 unsigned long long st_clock_slow(void);
 /* A count before the base: d counts behind it (clock.c). */
 unsigned long long st_clock_back(int64_t d);
@@ -103,11 +113,8 @@ static inline unsigned long long st_now_ns(void)
 		int64_t d = (int64_t)(__rdtsc() - st_clock.base_tsc);
 		if (__builtin_expect(d < 0, 0))
 			return st_clock_back(d);
-		uint64_t t = st_clock.base_ns + (uint64_t)(((unsigned __int128)d * m) >> 32);
-		uint64_t last = st_clock_last;
-		if (__builtin_expect(t < last, 0))
-			return last;
-		return st_clock_last = t;
+		return st_clock_clamp(st_clock.base_ns +
+				      (uint64_t)(((unsigned __int128)d * m) >> 32));
 	}
 #endif
 	return st_clock_slow();

@@ -30,6 +30,7 @@
 #endif
 
 #include "config.h"
+#include "internal/clock.h"
 #include "internal/trace.h"
 #include "st_hist.h"
 
@@ -342,10 +343,8 @@ static __attribute__((noinline)) void table_age(struct st_sum_table *t)
 
 static __attribute__((noinline)) void entry_caller(struct st_sum_entry *e, const void *caller)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
 	e->caller = caller;
-	e->caller_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	e->caller_ns = st_mono_ns(); /* placed on the trace's clock (summary.def) */
 }
 
 /* The entry an aggregate of obj goes to; NULL: no table. The table's

@@ -31,6 +31,10 @@
 #   crowd-off   preloaded, SYNCTRACE_SPIN_CROWD=off (spins on a crowded machine)
 #   spin-adaptive  preloaded, SYNCTRACE_SPIN_MUTEXES=adaptive (only adaptive
 #               mutexes spin, as in glibc; before 2026-12-01 the default)
+#   base        preloaded with another build's library, $ST_BENCH_BASE/
+#               libsynctrace.so (e.g. a worktree of main): a change against
+#               the code it changes, paired in one run; base-contention: the
+#               same build's libraries as in contention
 # Each workload prints key=value pairs. Printed per workload and mode: the
 # median [min-max] of the figure, and the median [min-max] of the per-repeat
 # ratios to glibc's run of the same repeat (>1: better than glibc; for times
@@ -41,7 +45,7 @@
 # asserts a speed: the machine may be shared and noisy.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-case ${1:-} in -h | --help | "") sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1:-} in -h | --help | "") sed -n '2,42p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 build=$(cd "${1:?usage: run.sh BUILD_DIR [options] [NAMES...]}" && pwd)
 shift
 reps=5
@@ -57,7 +61,7 @@ while [ $# -gt 0 ]; do
 	--scale) scale=$2; shift ;;
 	--long) scale=5 ;;
 	--load) loads+=("$2"); shift ;;
-	-h | --help) sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '2,42p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	all) names+=("${all[@]}") ;;
 	parity) names+=(parity) ;;
 	[0-9]*) reps=$1 ;;
@@ -155,6 +159,10 @@ run_one() {
 	spin:*) env=(SYNCTRACE_SPIN="${mode#spin:}" LD_PRELOAD="$lib") ;;
 	crowd-off) env=(SYNCTRACE_SPIN_CROWD=off LD_PRELOAD="$lib") ;;
 	spin-adaptive) env=(SYNCTRACE_SPIN_MUTEXES=adaptive LD_PRELOAD="$lib") ;;
+	base | base-contention)
+		[ -f "${ST_BENCH_BASE:-}/libsynctrace.so" ] || { echo "bench: mode $mode needs ST_BENCH_BASE=BUILD_DIR of another build" >&2; return 1; }
+		env=(LD_PRELOAD="$ST_BENCH_BASE/libsynctrace.so")
+		[ "$mode" = base ] || env=(LD_PRELOAD="$ST_BENCH_BASE/libsynctrace.so $ST_BENCH_BASE/libsynctrace-tp.so") events='synctrace_*' ;;
 	*) echo "bench: unknown mode $mode" >&2; return 1 ;;
 	esac
 	[ -x "$exe" ] || return 1

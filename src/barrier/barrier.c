@@ -69,8 +69,11 @@ static int wait_round(struct st_barrier *b, unsigned round, int shared)
 	struct round_ctx c = { b, round, 0 };
 	int spins;
 	if (st_spin_handoff(b, &c.asleep, round_opened, &c, &b->spin_misses, &spins) ==
-	    ST_SPIN_OUTCOME_ACQUIRED)
+	    ST_SPIN_OUTCOME_ACQUIRED) {
+		st_spin_note_slept(0);
 		return 1; /* the spin saw the opening: its end is the wait's */
+	}
+	st_spin_note_slept(1);
 	uint64_t d = __atomic_load_n(&b->data, __ATOMIC_ACQUIRE);
 	while (round_of(d) == round) {
 		if (!(d & ST_BARRIER_ASLEEP)) {
@@ -119,6 +122,7 @@ int st_barrier_wait(struct st_barrier *b, const void *caller)
 		int woken = -1;
 		if (old & ST_BARRIER_ASLEEP)
 			woken = st_futex_wake(&b->round, INT_MAX, shared, b);
+		st_spin_note_wake(woken); /* wait.h: AFTER A WAKE */
 		st_barrier_ev_released(b, caller, (int)round, (int)count, woken);
 		return PTHREAD_BARRIER_SERIAL_THREAD;
 	}

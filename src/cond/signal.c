@@ -94,6 +94,11 @@ static void signal_private(struct st_cond *c, int n, const void *caller, struct 
 		else if (spin == 1)
 			st_spin_handoff_done(&c->seq, ST_SPIN_OUTCOME_ACQUIRED);
 		how = st_cond_release(c, first, st_mutex_cond_held(mx) ? mx : 0, single, &res);
+		/* wait.h, AFTER A WAKE: a running first needed no wake. */
+		if (how == ST_COND_RELEASE_WOKEN)
+			st_spin_note_wake(res);
+		else if (how == ST_COND_RELEASE_RUNNING)
+			st_spin_note_wake(0);
 	}
 	o->moved = moved;
 	o->leaving = leaving;

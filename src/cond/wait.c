@@ -20,6 +20,7 @@ struct wait_ctx {
 	int r;             /* the last futex result */
 	int spurious;      /* futex returns with *fut unchanged, no timeout */
 	int spin_budget;   /* private: this wait's hand-off spin (enqueue) */
+	int after_wake;    /* ... the long one after a wake (wait.h: AFTER A WAKE) */
 	int unlocked;      /* the mutex was released (so re-acquire it) */
 	unsigned long long t0;
 	struct st_cond_waiter node;
@@ -53,7 +54,7 @@ static int enqueue_private(struct wait_ctx *w)
 	/* This thread waits on condvars: its next signals are replies. */
 	st_tls.cond_signals_left = ST_COND_REPLY_SIGNALS;
 	/* The spin hint (cond.h: `seq`), read while c is surely alive. */
-	w->spin_budget = st_spin_handoff_budget(&c->seq);
+	w->spin_budget = st_spin_handoff_pick(&c->seq, &w->after_wake);
 	w->node.spin = w->spin_budget != 0;
 	st_cond_unlock(c);
 	/* c is valid: we are linked and hold the mutex; no signal has taken
@@ -127,6 +128,10 @@ static int sleep_until_released(struct wait_ctx *w)
 		got = st_spin(w->c, 0, released, w, &spins);
 	else
 		got = st_spin_for(w->c, 0, released, w, w->spin_budget, &spins);
+	/* The thread's own hint (wait.h: AFTER A WAKE); c's is the signaler's. */
+	if (w->after_wake)
+		st_spin_adaptive_done(&st_tls.wake_misses, got, ST_SPIN_MISSES);
+	st_spin_note_slept(0);
 	if (got == ST_SPIN_OUTCOME_ACQUIRED)
 		return 0;
 	if (!w->shared)
@@ -134,6 +139,7 @@ static int sleep_until_released(struct wait_ctx *w)
 	for (;;) {
 		if (!w->shared && !may_sleep(&w->node))
 			return 0;
+		st_spin_note_slept(1);
 		sleep_cancellable(w);
 		if (released(w))
 			return 0;

@@ -18,6 +18,12 @@ struct st_tls {
 				  condvar wait resets it (cond.h, spin hint) */
 	unsigned long long spin_end_ns; /* when the last traced spin ended (wait.h) */
 	unsigned long long spin_t0;     /* the start a wait gives its spin (st_spin_from) */
+	/* After a wake (wait.h: AFTER A WAKE): */
+	int handoff_woke;         /* a post, signal or opening of ours woke a sleeper ... */
+	unsigned handoff_woke_ops; /* ... at this `ops` */
+	int handoff_slept;        /* our last hand-off wait slept */
+	int handoff_probe;        /* since then a post of ours found no sleeper: probe once */
+	volatile int wake_misses; /* long spins after a wake that ran out (wait.h hint) */
 };
 
 extern __thread struct st_tls st_tls __attribute__((tls_model("initial-exec")));

@@ -5,6 +5,7 @@
 #include "internal/futex.h"
 #include "sem/sem.h"
 #include "trace/ready.h"
+#include "wait/wait.h"
 
 /* The post. limit < 0: no SYNCTRACE_SEM_MAX check; inlined into both
  * callers, so the default one (limit -1, a constant) has no trace of it. */
@@ -34,10 +35,13 @@ static inline __attribute__((always_inline)) int post(struct st_sem *s, const vo
 	int nwaiters = (int)(d >> 32), woken = -1;
 	if (nwaiters) {
 		st_set_caller(caller);
-		if ((uint32_t)nwaiters > st_sem_tokens(d))
+		if ((uint32_t)nwaiters > st_sem_tokens(d)) {
 			woken = st_futex_wake(&s->value, 1, shared, s);
+			st_spin_note_wake(woken); /* wait.h: AFTER A WAKE */
+		}
 		st_sem_ev_post(s, caller, 0, (int)st_sem_tokens(d) + 1, nwaiters, woken);
 	} else {
+		st_spin_note_wake(0); /* nobody asleep: wait.h, AFTER A WAKE */
 		if (st_tracing_full_from(caller))
 			st_sem_ev_post(s, caller, 0, (int)st_sem_tokens(d) + 1,
 				       0, -1);

@@ -67,6 +67,7 @@ int st_sem_wait_slow(struct st_sem *s, clockid_t clk, const struct timespec *abs
 	st_spin_from(t0);
 	if (st_spin_handoff_gated(s, &s->nwaiters, take, s, &s->spin_misses, &spins, 0) ==
 	    ST_SPIN_OUTCOME_ACQUIRED) {
+		st_spin_note_slept(0);
 		/* The hint is written before we return: s lives at least until
 		 * its waiter returns (only sem_post must not touch it late). */
 		if (t0)
@@ -112,6 +113,7 @@ int st_sem_wait_slow(struct st_sem *s, clockid_t clk, const struct timespec *abs
 		return r;
 	}
 	/* The token is ours; s may be gone already: only its address. */
+	st_spin_note_slept(sleeps > 0);
 	if (t0)
 		st_sem_ev_acquired(s, caller, ST_SEM_HOW_SLEEP, spins, sleeps,
 				   st_now_ns() - t0);

@@ -97,6 +97,9 @@ int st_crowd_resample(struct st_crowd *c, uint64_t now, st_crowd_sampler sample)
 	st_store_relaxed(&c->lone, allowed == 1);
 	int v = st_crowd_verdict(runnable, online, allowed);
 	st_store_relaxed(&c->crowded, v);
+	/* Our interval (the CAS above): a crowded one is shortened. */
+	if (v)
+		st_store_relaxed(&c->due, now + ST_CROWD_RECHECK_NS);
 	return v;
 }
 
@@ -105,6 +108,10 @@ int st_crowd_spin_ended(struct st_crowd *c, uint64_t t0, uint64_t now, uint64_t 
 	if (now - t0 <= ST_CROWD_PREEMPT_TICKS * tick)
 		return 0;
 	st_store_relaxed(&c->crowded, 1);
+	/* Looked at again soon (a sampler's CAS racing this store only moves
+	 * the next sample by an interval). */
+	if (st_load_relaxed(&c->due) > now + ST_CROWD_RECHECK_NS)
+		st_store_relaxed(&c->due, now + ST_CROWD_RECHECK_NS);
 	return 1;
 }
 

@@ -11,10 +11,11 @@
  *            the verdict stale reads the kernel's count of runnable
  *            threads (/proc/loadavg, 4th field) and the CPUs: crowded when
  *            runnable > online CPUs, or when the process may run on one
- *            CPU only (its threads then wait behind each other)
+ *            CPU only (its threads then wait behind each other); a
+ *            crowded verdict is stale after ST_CROWD_RECHECK_NS
  *   preempt  a spin whose loop spanned more than ST_CROWD_PREEMPT_TICKS
  *            ticks of the coarse clock was descheduled meanwhile: crowded
- *            until the next sample
+ *            until the next sample, at most ST_CROWD_RECHECK_NS away
  *
  * STATE (one per process, st_crowd; hints, relaxed atomics: a lost update
  * costs one extra sample or one spin more or less)
@@ -37,6 +38,12 @@
 #include "internal/atomic.h"
 
 #define ST_CROWD_SAMPLE_NS 8000000ull /* 8 ms: ~5 us per sample, 0.06 % */
+/* A crowded verdict (sampled, or a descheduled spin) is looked at again
+ * sooner: a crowd is often a burst (a daemon's turn, a kworker, the
+ * tracer's consumer), and each ms of a crowded verdict is a ms of no
+ * spins, whose waits sleep. 1 ms: ~5 us per sample, 0.5 % of a CPU, and
+ * only while crowded. */
+#define ST_CROWD_RECHECK_NS 1000000ull
 #define ST_CROWD_PREEMPT_TICKS 1      /* a spin of <= 19 us crosses at most one */
 
 struct st_crowd {

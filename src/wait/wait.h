@@ -190,6 +190,103 @@ static inline int st_spin_handoff_budget(volatile int *misses)
 	return st_spin_adaptive_budget(misses, st_spin_handoff_limit(), ST_SPIN_MISSES);
 }
 
+/* AFTER A WAKE. A thread whose post, signal or barrier opening woke a
+ * sleeper usually waits next for that sleeper's answer, and the sleeper
+ * first needs a wake-up: under 10 us when the scheduler runs it on the
+ * waker's CPU, 20-100 us on this VM when it wakes a halted vCPU. The
+ * hand-off budget (~19 us) runs out before the answer comes, the waker
+ * sleeps too, its partner's answer then needs a wake-up as well, and
+ * after ST_SPIN_MISSES of those both sides stop spinning: the sleeping
+ * regime of bench/README ("Summary level, session 12"), which lasts until
+ * both sides probe at the same moment. Tracing makes it more likely (a
+ * batch written out, the consumer daemon's turn), untraced runs enter it
+ * when the host stalls a vCPU.
+ *
+ * So two per-thread notes (st_tls) break it from both sides:
+ *   - woke: the next hand-off wait of a thread that woke a sleeper, if it
+ *     comes within ST_WOKE_OPS slow-path calls, spins ST_SPIN_WAKEUP times
+ *     the default budget (~95 us), whatever its object's hint says: the
+ *     answer then finds it spinning and needs no wake. Not while the
+ *     machine is crowded (the sleeper may be queued behind the spinner),
+ *     and adapted per thread in st_tls.wake_misses by the same scheme as
+ *     the objects' hints: a thread whose long spins run out (its sleepers
+ *     answer later, or not to it) stops them, but for the probes.
+ *   - slept, then probe: a thread whose hand-off wait slept, and whose
+ *     next post or signal finds its waiter awake (spinning, so it needs
+ *     no wake), spins its next hand-off wait with the full hand-off
+ *     budget even if its object's hint says sleep: its partner is
+ *     spinning now, the probe that ends the regime. Not while crowded
+ *     (the semaphore's wait spins ungated: its probe would not heed it).
+ * Both are thread-local: the objects involved may be gone by the time
+ * the note is read, and only the calling thread reads or writes it. */
+#define ST_SPIN_WAKEUP 50
+#define ST_WOKE_OPS 3
+
+/* A post, signal or barrier opening of this thread woke woken (> 0:
+ * somebody) or found nobody asleep (0 or less). */
+static inline void st_spin_note_wake(int woken)
+{
+	if (woken > 0) {
+		st_tls.handoff_woke = 1;
+		st_tls.handoff_woke_ops = st_tls.ops;
+		st_tls.handoff_slept = 0;
+	} else if (st_unlikely(st_tls.handoff_slept)) {
+		st_tls.handoff_slept = 0;
+		st_tls.handoff_probe = 1;
+	}
+}
+
+/* This thread's hand-off wait ended: slept (1) or not (0). */
+static inline void st_spin_note_slept(int slept)
+{
+	st_tls.handoff_slept = slept;
+}
+
+/* The machine is crowded (crowd.h), and the spins heed it. */
+static inline int st_spin_crowded(void)
+{
+	return st_spin_crowd && st_crowded(st_crowd_now());
+}
+
+/* The long budget after a wake: ST_SPIN_WAKEUP times SYNCTRACE_SPIN's. */
+static inline int st_spin_wakeup_limit(void)
+{
+	return st_spin_limit > INT_MAX / ST_SPIN_WAKEUP ? INT_MAX
+							: st_spin_limit * ST_SPIN_WAKEUP;
+}
+
+/* This hand-off wait's budget (0: sleep at once), from the notes above
+ * and the object's hint *misses; *after_wake = 1 if it is the long one,
+ * whose outcome st_spin_handoff_account then also gives the thread's
+ * own hint. */
+static inline int st_spin_handoff_pick(volatile int *misses, int *after_wake)
+{
+	*after_wake = 0;
+	if (st_unlikely(st_tls.handoff_woke)) {
+		st_tls.handoff_woke = 0;
+		if (st_tls.ops - st_tls.handoff_woke_ops <= ST_WOKE_OPS &&
+		    st_spin_mode != ST_SPIN_MODE_NONE && !st_spin_crowded()) {
+			int b = st_spin_adaptive_budget(&st_tls.wake_misses, st_spin_wakeup_limit(),
+							ST_SPIN_MISSES);
+			if (b) {
+				*after_wake = 1;
+				return b;
+			}
+		}
+	}
+	int b = st_spin_handoff_budget(misses);
+	if (st_unlikely(st_tls.handoff_probe)) {
+		st_tls.handoff_probe = 0;
+		/* not while crowded either: an ungated wait's probe would spin
+		 * where its object's hint says sleep (under bench_load
+		 * churn:3+spin:1, 1 sem ping-pong hand-off in 10 probed, and
+		 * the rate halved) */
+		if (!b && !st_spin_crowded())
+			b = st_spin_handoff_limit();
+	}
+	return b;
+}
+
 /* Account a spin's outcome in the hint *misses (max as above). */
 static inline void st_spin_adaptive_done(volatile int *misses, int outcome, int max)
 {
@@ -236,8 +333,13 @@ static inline int st_spin_handoff_gated(const void *obj, volatile int *waiters,
 					int (*try_acquire)(void *), void *ctx,
 					volatile int *misses, int *iterations, int gated)
 {
-	return st_spin_streak(obj, waiters, try_acquire, ctx, misses, st_spin_handoff_limit(),
-			      ST_SPIN_MISSES, iterations, gated);
+	int after_wake, outcome = st_spin_gated(obj, waiters, try_acquire, ctx,
+						st_spin_handoff_pick(misses, &after_wake),
+						iterations, gated);
+	st_spin_handoff_done(misses, outcome);
+	if (after_wake)
+		st_spin_adaptive_done(&st_tls.wake_misses, outcome, ST_SPIN_MISSES);
+	return outcome;
 }
 
 /* The same, gated. */

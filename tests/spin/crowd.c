@@ -55,7 +55,8 @@ static void verdicts(void)
 	CHECK_EQ(st_crowd_verdict(9, 16, 4), 0); /* machine-wide count, online CPUs */
 }
 
-/* One sample per ST_CROWD_SAMPLE_NS, by whoever finds it stale. */
+/* One sample per interval, by whoever finds it stale: ST_CROWD_SAMPLE_NS
+ * after a verdict of not crowded, ST_CROWD_RECHECK_NS after a crowded one. */
 static void samples_once_per_interval(void)
 {
 	struct st_crowd c = { 0 };
@@ -64,31 +65,40 @@ static void samples_once_per_interval(void)
 	CHECK_EQ(st_crowd_check(&c, t, fake_sample), 1);
 	CHECK_EQ(samples, 1);
 	CHECK_EQ(c.cpus, 2);
-	fake_runnable = 1; /* not seen until the interval is over */
-	CHECK_EQ(st_crowd_check(&c, t + ST_CROWD_SAMPLE_NS - 1, fake_sample), 1);
+	fake_runnable = 1; /* a crowded verdict stands for the shorter interval */
+	CHECK_EQ(st_crowd_check(&c, t + ST_CROWD_RECHECK_NS - 1, fake_sample), 1);
 	CHECK_EQ(samples, 1);
-	CHECK_EQ(st_crowd_check(&c, t + ST_CROWD_SAMPLE_NS, fake_sample), 0);
+	CHECK_EQ(st_crowd_check(&c, t + ST_CROWD_RECHECK_NS, fake_sample), 0);
 	CHECK_EQ(samples, 2);
-	/* the online count is read once: a later sample gets it passed in */
+	/* not crowded: the full interval; the online count is read once, a
+	 * later sample gets it passed in */
+	t += ST_CROWD_RECHECK_NS;
 	fake_online = 64, fake_runnable = 3;
-	CHECK_EQ(st_crowd_check(&c, t + 2 * ST_CROWD_SAMPLE_NS, fake_sample), 1);
+	CHECK_EQ(st_crowd_check(&c, t + ST_CROWD_SAMPLE_NS - 1, fake_sample), 0);
+	CHECK_EQ(samples, 2);
+	CHECK_EQ(st_crowd_check(&c, t + ST_CROWD_SAMPLE_NS, fake_sample), 1);
+	CHECK_EQ(samples, 3);
 	CHECK_EQ(c.cpus, 2);
+	t += ST_CROWD_SAMPLE_NS;
 	/* a sample that cannot read: not crowded (spin as without the hint) */
 	fake_fails = 1;
-	CHECK_EQ(st_crowd_check(&c, t + 3 * ST_CROWD_SAMPLE_NS, fake_sample), 0);
+	CHECK_EQ(st_crowd_check(&c, t + ST_CROWD_RECHECK_NS, fake_sample), 0);
 	CHECK_EQ(samples, 4);
 	fake_fails = 0;
+	t += ST_CROWD_RECHECK_NS;
 	/* allowed one CPU: crowded and lone; two again: neither */
 	fake_runnable = 1, fake_allowed = 1;
-	CHECK_EQ(st_crowd_check(&c, t + 4 * ST_CROWD_SAMPLE_NS, fake_sample), 1);
+	CHECK_EQ(st_crowd_check(&c, t + ST_CROWD_SAMPLE_NS, fake_sample), 1);
 	CHECK_EQ(c.lone, 1);
+	t += ST_CROWD_SAMPLE_NS;
 	fake_allowed = 2;
-	CHECK_EQ(st_crowd_check(&c, t + 5 * ST_CROWD_SAMPLE_NS, fake_sample), 0);
+	CHECK_EQ(st_crowd_check(&c, t + ST_CROWD_RECHECK_NS, fake_sample), 0);
 	CHECK_EQ(c.lone, 0);
+	CHECK_EQ(samples, 6);
 }
 
 /* A spin that ran out over more than a tick was descheduled: crowded
- * until the next sample says otherwise. */
+ * until the next sample says otherwise, ST_CROWD_RECHECK_NS away. */
 static void descheduled_spin_marks_crowded(void)
 {
 	struct st_crowd c = { 0 };
@@ -100,7 +110,11 @@ static void descheduled_spin_marks_crowded(void)
 	CHECK_EQ(st_crowd_spin_ended(&c, t, t + 2 * tick, tick), 1);
 	CHECK_EQ(st_crowd_check(&c, t + 2 * tick, fake_sample), 1);
 	CHECK_EQ(samples, 1);
-	CHECK_EQ(st_crowd_check(&c, t + ST_CROWD_SAMPLE_NS, fake_sample), 0);
+	/* looked at again ST_CROWD_RECHECK_NS after the spin, not at the
+	 * sampled verdict's ST_CROWD_SAMPLE_NS */
+	CHECK_EQ(st_crowd_check(&c, t + 2 * tick + ST_CROWD_RECHECK_NS - 1, fake_sample), 1);
+	CHECK_EQ(samples, 1);
+	CHECK_EQ(st_crowd_check(&c, t + 2 * tick + ST_CROWD_RECHECK_NS, fake_sample), 0);
 	CHECK_EQ(samples, 2);
 }
 
@@ -202,6 +216,111 @@ static void lock_spin_streak(void)
 	st_crowd.crowded = 0;
 }
 
+/* After a wake (wait.h: AFTER A WAKE): the next hand-off wait of a thread
+ * that woke a sleeper spins the long budget whatever its object's hint,
+ * within ST_WOKE_OPS calls, not while crowded, and stops after
+ * ST_SPIN_MISSES long spins in a row ran out; a thread whose hand-off
+ * wait slept and whose next post found nobody asleep probes once. */
+static void after_a_wake(void)
+{
+	const int skip = ST_SPIN_MISSES + 1; /* the object's hint: sleep at once */
+	const int lng = 100 * ST_SPIN_WAKEUP, normal = 100 * ST_SPIN_HANDOFF;
+	int it, misses;
+	st_crowd.due = UINT64_MAX;
+	st_tls.wake_misses = 0;
+
+	/* a wake, then at once: the long spin, on both hints */
+	misses = skip;
+	st_crowd.crowded = 0;
+	st_spin_note_wake(1);
+	CHECK_EQ(st_spin_handoff_gated(0, 0, never, 0, &misses, &it, 0), ST_SPIN_OUTCOME_GAVE_UP);
+	CHECK(it >= lng && it < lng + ST_SPIN_GAP_MAX);
+	CHECK_EQ(st_tls.wake_misses, 1);
+	/* the note is spent: the object's hint again */
+	misses = skip;
+	tries = 0;
+	CHECK_EQ(st_spin_handoff_gated(0, 0, never, 0, &misses, &it, 0), ST_SPIN_OUTCOME_NOT);
+	CHECK_EQ(tries, 0);
+	/* a wake that acquires resets both hints */
+	misses = skip;
+	st_crowd.crowded = 0;
+	st_spin_note_wake(2);
+	tries = 0;
+	CHECK_EQ(st_spin_handoff_gated(0, 0, acquire_third, 0, &misses, &it, 0),
+		 ST_SPIN_OUTCOME_ACQUIRED);
+	CHECK_EQ(tries, 3);
+	CHECK_EQ(st_tls.wake_misses, 0);
+	CHECK_EQ(misses, 0);
+	/* too many calls since the wake: the object's hint */
+	misses = skip;
+	st_spin_note_wake(1);
+	st_tls.ops += ST_WOKE_OPS + 1;
+	tries = 0;
+	CHECK_EQ(st_spin_handoff_gated(0, 0, never, 0, &misses, &it, 0), ST_SPIN_OUTCOME_NOT);
+	CHECK_EQ(tries, 0);
+	/* ... but ST_WOKE_OPS are still close enough */
+	misses = skip;
+	st_crowd.crowded = 0;
+	st_spin_note_wake(1);
+	st_tls.ops += ST_WOKE_OPS;
+	CHECK_EQ(st_spin_handoff_gated(0, 0, never, 0, &misses, &it, 0), ST_SPIN_OUTCOME_GAVE_UP);
+	CHECK(it >= lng);
+	/* a wake that woke nobody is no wake */
+	misses = skip;
+	st_spin_note_wake(0);
+	st_spin_note_wake(-1);
+	tries = 0;
+	CHECK_EQ(st_spin_handoff_gated(0, 0, never, 0, &misses, &it, 0), ST_SPIN_OUTCOME_NOT);
+	CHECK_EQ(tries, 0);
+	/* a second long spin that ran out: this thread stops them (the
+	 * probes of tests/spin/adaptive.c aside) */
+	st_tls.wake_misses = 0;
+	for (int i = 0; i < ST_SPIN_MISSES; i++) {
+		misses = skip;
+		st_crowd.crowded = 0;
+		st_spin_note_wake(1);
+		CHECK_EQ(st_spin_handoff_gated(0, 0, never, 0, &misses, &it, 0),
+			 ST_SPIN_OUTCOME_GAVE_UP);
+		CHECK(it >= lng);
+	}
+	misses = skip;
+	st_spin_note_wake(1);
+	tries = 0;
+	CHECK_EQ(st_spin_handoff_gated(0, 0, never, 0, &misses, &it, 0), ST_SPIN_OUTCOME_NOT);
+	CHECK_EQ(tries, 0);
+	/* crowded: no long spin; an ungated object's own budget still spins */
+	st_tls.wake_misses = 0;
+	misses = 0;
+	st_crowd.crowded = 1;
+	st_spin_note_wake(1);
+	CHECK_EQ(st_spin_handoff_gated(0, 0, never, 0, &misses, &it, 0), ST_SPIN_OUTCOME_GAVE_UP);
+	CHECK(it >= normal && it < normal + ST_SPIN_GAP_MAX);
+	CHECK_EQ(st_tls.wake_misses, 0);
+	st_crowd.crowded = 0;
+
+	/* slept, then a post that found nobody asleep: one probe */
+	misses = skip;
+	st_spin_note_slept(1);
+	st_spin_note_wake(0);
+	CHECK_EQ(st_spin_handoff_gated(0, 0, never, 0, &misses, &it, 0), ST_SPIN_OUTCOME_GAVE_UP);
+	CHECK(it >= normal && it < normal + ST_SPIN_GAP_MAX);
+	misses = skip;
+	tries = 0;
+	CHECK_EQ(st_spin_handoff_gated(0, 0, never, 0, &misses, &it, 0), ST_SPIN_OUTCOME_NOT);
+	CHECK_EQ(tries, 0);
+	/* not slept: no probe */
+	st_spin_note_slept(0);
+	st_spin_note_wake(0);
+	CHECK_EQ(st_spin_handoff_gated(0, 0, never, 0, &misses, &it, 0), ST_SPIN_OUTCOME_NOT);
+	/* slept, then a post that woke somebody: the long spin, no probe left */
+	st_spin_note_slept(1);
+	st_spin_note_wake(1);
+	CHECK_EQ(st_tls.handoff_slept, 0);
+	CHECK_EQ(st_tls.handoff_probe, 0);
+	st_tls.handoff_woke = 0;
+	st_tls.wake_misses = 0;
+}
+
 int main(void)
 {
 	parses_loadavg();
@@ -210,6 +329,7 @@ int main(void)
 	descheduled_spin_marks_crowded();
 	crowded_means_no_spin();
 	lock_spin_streak();
+	after_a_wake();
 	puts("spin_crowd: ok");
 	return 0;
 }

@@ -90,15 +90,22 @@ int st_crowd_resample(struct st_crowd *c, uint64_t now, st_crowd_sampler sample)
 	int runnable, online = st_load_relaxed(&c->cpus), allowed;
 	if (sample(&runnable, &online, &allowed) < 0) {
 		st_store_relaxed(&c->crowded, 0); /* unknown: spin, as before */
+		st_store_relaxed(&c->suspect, 0);
 		st_store_relaxed(&c->lone, 0);
 		return 0;
 	}
 	st_store_relaxed(&c->cpus, online);
 	st_store_relaxed(&c->lone, allowed == 1);
 	int v = st_crowd_verdict(runnable, online, allowed);
+	/* A first count above the CPUs is only a suspicion (crowd.h). */
+	int first = v && allowed != 1 && !st_load_relaxed(&c->crowded) &&
+		    !st_load_relaxed(&c->suspect);
+	st_store_relaxed(&c->suspect, first);
+	if (first)
+		v = 0;
 	st_store_relaxed(&c->crowded, v);
-	/* Our interval (the CAS above): a crowded one is shortened. */
-	if (v)
+	/* Our interval (the CAS above): a crowded or suspect one is shortened. */
+	if (v || first)
 		st_store_relaxed(&c->due, now + ST_CROWD_RECHECK_NS);
 	return v;
 }

@@ -12,7 +12,12 @@
  *            threads (/proc/loadavg, 4th field) and the CPUs: crowded when
  *            runnable > online CPUs, or when the process may run on one
  *            CPU only (its threads then wait behind each other); a
- *            crowded verdict is stale after ST_CROWD_RECHECK_NS
+ *            crowded verdict is stale after ST_CROWD_RECHECK_NS. A count
+ *            above the CPUs is believed when the next sample, taken
+ *            ST_CROWD_RECHECK_NS later, says so too: one alone is often a
+ *            blip (a kworker, the tracer's consumer daemon for a
+ *            sub-buffer), and a crowded verdict stops every gated spin
+ *            for a whole interval
  *   preempt  a spin whose loop spanned more than ST_CROWD_PREEMPT_TICKS
  *            ticks of the coarse clock was descheduled meanwhile: crowded
  *            until the next sample, at most ST_CROWD_RECHECK_NS away
@@ -23,10 +28,18 @@
  *            claims a sample by a CAS of due to now + ST_CROWD_SAMPLE_NS,
  *            so one thread samples per interval
  *   crowded  the verdict: 0 spin, 1 do not
+ *   suspect  the last sample counted more runnable threads than CPUs
+ *            and the verdict was not crowded: the next sample, due
+ *            ST_CROWD_RECHECK_NS later, decides
  *   lone     the last sample found the process allowed one CPU only: no
  *            spin can end while its thread runs, so even the spins the
  *            crowd does not stop (wait.h, st_spin_lock) stop then
  *   cpus     online CPUs (read once; 0 until the first sample)
+ *
+ *   not crowded --count above the CPUs--> suspect --again--> crowded
+ *        ^   ^------------not again---------'                 |
+ *        '-----------------------a count within the CPUs------'
+ *   (a process allowed one CPU, or a descheduled spin: crowded at once)
  *
  * The decisions are pure functions of (state, now, sample) so that they
  * are tested with a fake clock and a fake sampler (tests/spin/crowd.c). */
@@ -49,6 +62,7 @@
 struct st_crowd {
 	volatile uint64_t due;
 	volatile int crowded;
+	volatile int suspect;
 	volatile int lone;
 	volatile int cpus;
 };

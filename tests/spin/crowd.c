@@ -56,45 +56,77 @@ static void verdicts(void)
 }
 
 /* One sample per interval, by whoever finds it stale: ST_CROWD_SAMPLE_NS
- * after a verdict of not crowded, ST_CROWD_RECHECK_NS after a crowded one. */
+ * after a verdict of not crowded, ST_CROWD_RECHECK_NS after a crowded one
+ * or a suspect count; a count above the CPUs is believed when the next
+ * sample confirms it. */
 static void samples_once_per_interval(void)
 {
 	struct st_crowd c = { 0 };
 	samples = 0, fake_runnable = 3, fake_online = 2, fake_allowed = 2, fake_fails = 0;
 	uint64_t t = 100 * MS;
-	CHECK_EQ(st_crowd_check(&c, t, fake_sample), 1);
+	/* a first count above the CPUs: a suspicion, not yet a verdict */
+	CHECK_EQ(st_crowd_check(&c, t, fake_sample), 0);
 	CHECK_EQ(samples, 1);
+	CHECK_EQ(c.suspect, 1);
 	CHECK_EQ(c.cpus, 2);
-	fake_runnable = 1; /* a crowded verdict stands for the shorter interval */
-	CHECK_EQ(st_crowd_check(&c, t + ST_CROWD_RECHECK_NS - 1, fake_sample), 1);
+	CHECK_EQ(st_crowd_check(&c, t + ST_CROWD_RECHECK_NS - 1, fake_sample), 0);
 	CHECK_EQ(samples, 1);
-	CHECK_EQ(st_crowd_check(&c, t + ST_CROWD_RECHECK_NS, fake_sample), 0);
+	/* confirmed by the next sample: crowded */
+	t += ST_CROWD_RECHECK_NS;
+	CHECK_EQ(st_crowd_check(&c, t, fake_sample), 1);
 	CHECK_EQ(samples, 2);
+	CHECK_EQ(c.suspect, 0);
+	/* a crowded verdict stands for the shorter interval; still crowded:
+	 * no new suspicion needed */
+	CHECK_EQ(st_crowd_check(&c, t + ST_CROWD_RECHECK_NS - 1, fake_sample), 1);
+	CHECK_EQ(samples, 2);
+	t += ST_CROWD_RECHECK_NS;
+	CHECK_EQ(st_crowd_check(&c, t, fake_sample), 1);
+	CHECK_EQ(samples, 3);
+	fake_runnable = 1;
+	t += ST_CROWD_RECHECK_NS;
+	CHECK_EQ(st_crowd_check(&c, t, fake_sample), 0);
+	CHECK_EQ(samples, 4);
 	/* not crowded: the full interval; the online count is read once, a
 	 * later sample gets it passed in */
-	t += ST_CROWD_RECHECK_NS;
 	fake_online = 64, fake_runnable = 3;
 	CHECK_EQ(st_crowd_check(&c, t + ST_CROWD_SAMPLE_NS - 1, fake_sample), 0);
-	CHECK_EQ(samples, 2);
-	CHECK_EQ(st_crowd_check(&c, t + ST_CROWD_SAMPLE_NS, fake_sample), 1);
-	CHECK_EQ(samples, 3);
-	CHECK_EQ(c.cpus, 2);
-	t += ST_CROWD_SAMPLE_NS;
-	/* a sample that cannot read: not crowded (spin as without the hint) */
-	fake_fails = 1;
-	CHECK_EQ(st_crowd_check(&c, t + ST_CROWD_RECHECK_NS, fake_sample), 0);
 	CHECK_EQ(samples, 4);
-	fake_fails = 0;
-	t += ST_CROWD_RECHECK_NS;
-	/* allowed one CPU: crowded and lone; two again: neither */
-	fake_runnable = 1, fake_allowed = 1;
-	CHECK_EQ(st_crowd_check(&c, t + ST_CROWD_SAMPLE_NS, fake_sample), 1);
-	CHECK_EQ(c.lone, 1);
 	t += ST_CROWD_SAMPLE_NS;
-	fake_allowed = 2;
-	CHECK_EQ(st_crowd_check(&c, t + ST_CROWD_RECHECK_NS, fake_sample), 0);
-	CHECK_EQ(c.lone, 0);
+	CHECK_EQ(st_crowd_check(&c, t, fake_sample), 0); /* suspect */
+	CHECK_EQ(samples, 5);
+	CHECK_EQ(c.cpus, 2);
+	/* a blip: the next sample counts within the CPUs, and the verdict
+	 * never was crowded; the full interval again */
+	fake_runnable = 2;
+	t += ST_CROWD_RECHECK_NS;
+	CHECK_EQ(st_crowd_check(&c, t, fake_sample), 0);
 	CHECK_EQ(samples, 6);
+	CHECK_EQ(c.suspect, 0);
+	CHECK_EQ(st_crowd_check(&c, t + ST_CROWD_SAMPLE_NS - 1, fake_sample), 0);
+	CHECK_EQ(samples, 6);
+	t += ST_CROWD_SAMPLE_NS;
+	/* a sample that cannot read: not crowded (spin as without the hint),
+	 * and no suspicion left over */
+	fake_runnable = 3;
+	CHECK_EQ(st_crowd_check(&c, t, fake_sample), 0);
+	CHECK_EQ(c.suspect, 1);
+	fake_fails = 1;
+	t += ST_CROWD_RECHECK_NS;
+	CHECK_EQ(st_crowd_check(&c, t, fake_sample), 0);
+	CHECK_EQ(samples, 8);
+	CHECK_EQ(c.suspect, 0);
+	fake_fails = 0;
+	t += ST_CROWD_SAMPLE_NS;
+	/* allowed one CPU: crowded at once, and lone; two again: neither */
+	fake_runnable = 1, fake_allowed = 1;
+	CHECK_EQ(st_crowd_check(&c, t, fake_sample), 1);
+	CHECK_EQ(c.lone, 1);
+	t += ST_CROWD_RECHECK_NS;
+	fake_allowed = 2;
+	CHECK_EQ(st_crowd_check(&c, t, fake_sample), 0);
+	CHECK_EQ(c.lone, 0);
+	CHECK_EQ(samples, 10);
 }
 
 /* A spin that ran out over more than a tick was descheduled: crowded

@@ -129,8 +129,7 @@ static int sleep_until_released(struct wait_ctx *w)
 	else
 		got = st_spin_for(w->c, 0, released, w, w->spin_budget, &spins);
 	/* The thread's own hint (wait.h: AFTER A WAKE); c's is the signaler's. */
-	if (w->after_wake)
-		st_spin_adaptive_done(&st_tls.wake_misses, got, ST_SPIN_MISSES);
+	st_spin_wake_done(w->after_wake, got);
 	st_spin_note_slept(0);
 	if (got == ST_SPIN_OUTCOME_ACQUIRED)
 		return 0;

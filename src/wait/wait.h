@@ -257,8 +257,7 @@ static inline int st_spin_wakeup_limit(void)
 
 /* This hand-off wait's budget (0: sleep at once), from the notes above
  * and the object's hint *misses; *after_wake = 1 if it is the long one,
- * whose outcome st_spin_handoff_account then also gives the thread's
- * own hint. */
+ * whose outcome st_spin_wake_done then also gives the thread's own hint. */
 static inline int st_spin_handoff_pick(volatile int *misses, int *after_wake)
 {
 	*after_wake = 0;
@@ -305,6 +304,14 @@ static inline void st_spin_handoff_done(volatile int *misses, int outcome)
 	st_spin_adaptive_done(misses, outcome, ST_SPIN_MISSES);
 }
 
+/* A hand-off spin's outcome in the thread's own hint, if it was the long
+ * one after a wake (st_spin_handoff_pick's *after_wake). */
+static inline void st_spin_wake_done(int after_wake, int outcome)
+{
+	if (after_wake)
+		st_spin_adaptive_done(&st_tls.wake_misses, outcome, ST_SPIN_MISSES);
+}
+
 /* A spin of budget pauses (0: none), adapted by the streak in the hint
  * *misses (max as above), which it then accounts; gated (1) by the crowd
  * hint or not (0). Returns an st_spin_outcome. */
@@ -337,8 +344,7 @@ static inline int st_spin_handoff_gated(const void *obj, volatile int *waiters,
 						st_spin_handoff_pick(misses, &after_wake),
 						iterations, gated);
 	st_spin_handoff_done(misses, outcome);
-	if (after_wake)
-		st_spin_adaptive_done(&st_tls.wake_misses, outcome, ST_SPIN_MISSES);
+	st_spin_wake_done(after_wake, outcome);
 	return outcome;
 }
 

@@ -26,6 +26,7 @@ exp_parity() {
 		"rwlock 95% reads, 4 threads|bench_rwlock_readmostly 4 $d"
 		"rwlock 95% r, 4 thr, 1us out|bench_rwlock_readmostly 4 $d 95 1000"
 		"rwlock 95% reads, 8 threads|bench_rwlock_readmostly 8 $d"
+		"mutex 1 thread, empty|bench_mutex 1 0 $d"
 		"mutex 2 threads, empty|bench_mutex 2 0 $d"
 		"mutex 2 threads, 200 ns|bench_mutex 2 200 $d"
 		"mutex 4 threads, 200 ns|bench_mutex 4 200 $d"

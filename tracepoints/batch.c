@@ -180,12 +180,79 @@ static struct st_batch *ring_new(void)
 	b->lock = 0;
 	b->since = 0;
 	b->holding = 0;
+	b->a_span = 0; /* anchored at its first record */
+	b->a_retry = 0;
+	b->last_ns = 0;
 	b->tid = (int)gettid();
 	b->next = st_rings;
 	st_rings = b;
 	start_flusher();
 	rings_unlock();
 	return st_mine = b;
+}
+
+/* The record clock's scale (batch.h): libsynctrace.so's, copied once
+ * known (the same value whichever thread stores it); never: it uses no
+ * counter. Until it is known a thread asks again at most once per
+ * ST_ANCHOR_NS (b->a_retry), each asking driving libsynctrace.so's
+ * calibration on (a program whose waits read no clock of their own, a
+ * single thread at the full level, still gets it), and meanwhile reads
+ * CLOCK_MONOTONIC alone, as every record did before. */
+uint64_t st_rec_scale;
+static int st_rec_never;
+static uint64_t st_rec_narrowest; /* counts: the narrowest anchor bracket seen */
+
+int64_t st_batch_anchor(struct st_batch *b)
+{
+	uint64_t m = __atomic_load_n(&st_rec_scale, __ATOMIC_RELAXED);
+	int64_t ns = 0;
+	if (!m) {
+		ns = st_batch_now();
+		if (__atomic_load_n(&st_rec_never, __ATOMIC_RELAXED) || ns < b->a_retry)
+			goto out;
+		b->a_retry = ns + (int64_t)ST_ANCHOR_NS;
+		int64_t sc = synctrace_clock_scale();
+		if (sc < 0)
+			__atomic_store_n(&st_rec_never, 1, __ATOMIC_RELAXED);
+		if (sc <= 0)
+			goto out;
+		__atomic_store_n(&st_rec_scale, m = (uint64_t)sc, __ATOMIC_RELAXED);
+	}
+#if defined(__x86_64__) || defined(__i386__)
+	/* The tightest of three brackets; one over twice the narrowest seen
+	 * in this process (an interrupt, a vDSO retry: here 64-96 counts are
+	 * usual, one in ~10^4 over 1,000) is no anchor: the record reads
+	 * CLOCK_MONOTONIC and the next one tries again. So an anchor is off
+	 * by at most about one narrowest bracket (~30 ns here), and two
+	 * threads' by the variation of the brackets' middles (~10 ns). */
+	uint64_t w = UINT64_MAX, mid = 0;
+	for (int i = 0; i < 3; i++) {
+		uint64_t t0 = __builtin_ia32_rdtsc();
+		int64_t n = st_batch_now();
+		uint64_t t1 = __builtin_ia32_rdtsc();
+		if (t1 - t0 < w) {
+			w = t1 - t0;
+			mid = t0 + w / 2;
+			ns = n;
+		}
+	}
+	uint64_t fl = __atomic_load_n(&st_rec_narrowest, __ATOMIC_RELAXED);
+	if (!fl || w < fl)
+		__atomic_store_n(&st_rec_narrowest, fl = w, __ATOMIC_RELAXED);
+	if (w <= 2 * fl) {
+		b->a_tsc = mid;
+		b->a_ns = ns;
+		b->a_span = (uint64_t)(((unsigned __int128)ST_ANCHOR_NS << 32) / m);
+	} else {
+		b->a_span = 0;
+	}
+#else
+	ns = st_batch_now();
+#endif
+out:
+	if (ns < b->last_ns)
+		ns = b->last_ns;
+	return b->last_ns = ns;
 }
 
 /* Room for `need` more words at h: the writer is done with them. */

@@ -33,6 +33,11 @@ struct st_batch {
 	uint32_t hold;         /* while holding: where the open wait's records begin */
 	int holding;           /* 1: [hold, head) is a wait not ended: not written out */
 	struct st_batch *next; /* in batch.c's lists, under their lock */
+	/* The owner's record clock (st_batch_clock): its anchor pair, the
+	 * counts it is used for (0: read CLOCK_MONOTONIC), its last time. */
+	uint64_t a_tsc, a_span;
+	int64_t a_ns, last_ns;
+	int64_t a_retry;       /* no scale yet: when to ask for it again */
 	uint64_t w[ST_RING];
 };
 
@@ -53,12 +58,49 @@ void st_batch_write_out(struct st_batch *b);
  * it holds and names their objects. */
 void st_batch_reannounce(void);
 
-/* A record's time: the clock LTTng stamps events with. */
+/* CLOCK_MONOTONIC, the clock LTTng stamps events with. */
 static inline int64_t st_batch_now(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* The record clock: a record's time (its word 1) is CLOCK_MONOTONIC ns,
+ * so that readers put records and LTTng's events on one time line; the
+ * owner reads it from the time-stamp counter, ~10 ns against ~22 for
+ * clock_gettime here (a traced hand-off writes four to six records):
+ *
+ *   ns = a_ns + (counter - a_tsc) * scale
+ *
+ * scale is the one libsynctrace.so measured for its durations
+ * (src/internal/clock.h: only where the counter is invariant and the
+ * kernel keeps time with it; until measured, and where it is not used,
+ * every record reads CLOCK_MONOTONIC). (a_tsc, a_ns) is the thread's own
+ * anchor, a CLOCK_MONOTONIC read bracketed by two counter reads (a_tsc
+ * their middle; a bracket much wider than usual is refused: batch.c),
+ * taken again once it is ST_ANCHOR_NS old or when the counter reads
+ * behind it (another CPU's, or reset). So a time is off the kernel's by
+ * about one bracket at most (~30 ns here), two threads' by ~10 ns, plus
+ * the scale's error over ST_ANCHOR_NS (< 1e-4 of 1 ms, typically 5e-6:
+ * ~5 ns), and a thread's times never go back (clamped to its last). Only
+ * the owner reads or writes these fields. */
+#define ST_ANCHOR_NS 1000000ull
+int64_t st_batch_anchor(struct st_batch *b);
+
+static inline int64_t st_batch_clock(struct st_batch *b)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	uint64_t d = __builtin_ia32_rdtsc() - b->a_tsc;
+	if (__builtin_expect(d < b->a_span, 1)) {
+		extern uint64_t st_rec_scale;
+		int64_t t = b->a_ns + (int64_t)((d * __atomic_load_n(&st_rec_scale, __ATOMIC_RELAXED)) >> 32);
+		if (__builtin_expect(t < b->last_ns, 0))
+			t = b->last_ns;
+		return b->last_ns = t;
+	}
+#endif
+	return st_batch_anchor(b);
 }
 
 /* Where the calling thread's next record of `need` words goes, or NULL

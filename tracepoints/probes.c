@@ -495,10 +495,25 @@ static void st_await_ready(void)
 	pthread_setcancelstate(cs, 0);
 }
 
+/* st_probes.record_at: the time the calling thread's next batched record
+ * is to have (0: read the clock then). Taken by that record, or cleared by
+ * the next event that is not one of the singly written ones (which a
+ * wrapper may emit first: a stack, a mapping), so that it never reaches a
+ * later record. LTTng stamps an event written singly itself: the time is
+ * for batched records only (record_time tells the caller whether they
+ * are). */
+static __thread int64_t st_next_at __attribute__((tls_model("initial-exec")));
+
 #define ST_EVENT(fam, name, args, fields)                                         \
 	static void st_fire_##fam##_##name(ST_DECL args)                          \
 	{                                                                         \
 		int cs;                                                           \
+		int64_t at_ = 0;                                                  \
+		if (!st_single[ST_EVI_##fam##_##name] &&                          \
+		    __builtin_expect(st_next_at != 0, 0)) {                       \
+			at_ = st_next_at;                                         \
+			st_next_at = 0;                                           \
+		}                                                                 \
 		if (__builtin_expect(__atomic_load_n(&st_await, __ATOMIC_RELAXED), 0)) \
 			st_await_ready();                                         \
 		const int batch_ = !st_single[ST_EVI_##fam##_##name] && st_batch_on && \
@@ -512,7 +527,7 @@ static void st_await_ready(void)
 			const uint32_t n_ = sizeof(w_) / sizeof(w_[0]);           \
 			uint64_t *p_ = st_batch_reserve(n_ + 2);                  \
 			if (p_) {                                                 \
-				int64_t now_ = st_batch_now();                    \
+				int64_t now_ = at_ ? at_ : st_batch_clock(st_mine); \
 				p_[0] = ST_BATCH_HEAD(st_ev_hash[ST_EVI_##fam##_##name], n_); \
 				p_[1] = (uint64_t)now_;                           \
 				memcpy(p_ + 2, w_, sizeof(w_));                   \
@@ -531,7 +546,7 @@ static void st_await_ready(void)
 				 * record alone, as a batch */                    \
 				uint64_t one_[sizeof(w_) / sizeof(w_[0]) + 2];    \
 				one_[0] = ST_BATCH_HEAD(st_ev_hash[ST_EVI_##fam##_##name], n_); \
-				one_[1] = (uint64_t)st_batch_now();               \
+				one_[1] = (uint64_t)(at_ ? at_ : st_batch_now()); \
 				memcpy(one_ + 2, w_, sizeof(w_));                 \
 				pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cs); \
 				st_batch_emit((int)gettid(), one_, n_ + 2);       \
@@ -545,6 +560,22 @@ static void st_await_ready(void)
 	}
 #include "st_all_events.h"
 #undef ST_EVENT
+
+/* st_probes.record_time: the record clock's now while this thread's
+ * batchable events go to its ring (or to a batch of their own: either way
+ * stamped by us), else 0. */
+static int64_t st_record_time(void)
+{
+	if (!st_batch_on || !lttng_ust_tracepoint_enabled(synctrace_batch, records))
+		return 0;
+	struct st_batch *b = st_mine;
+	return (uintptr_t)b > 1 ? st_batch_clock(b) : st_batch_now();
+}
+
+static void st_record_at(int64_t t)
+{
+	st_next_at = t;
+}
 
 void st_batch_emit(int tid, const uint64_t *words, unsigned n)
 {
@@ -573,6 +604,8 @@ static struct st_probes st_table = {
 #define ST_EVENT(fam, name, args, fields) .fam##_##name = st_fire_##fam##_##name,
 #include "st_all_events.h"
 #undef ST_EVENT
+	.record_time = st_record_time,
+	.record_at = st_record_at,
 };
 
 /* A call whose caller is in the tracer's code is the tracer's own and is

@@ -79,6 +79,16 @@ struct st_probes {
 #define ST_EVENT(fam, name, args, fields) void (*fam##_##name)(ST_DECL args);
 #include "st_all_events.h"
 #undef ST_EVENT
+	/* A record stamped by its caller, written later (src/internal/trace.h,
+	 * st_<family>_ev_<event>_at): record_time is the record clock's now
+	 * when this thread's records are batched, so that a record written
+	 * later still gets the time read now; 0 when LTTng stamps each event
+	 * as it is written (no batching: the caller then emits in place).
+	 * record_at(t): the thread's next batched record (the event fired
+	 * next, after what a wrapper of its entry emits singly: stacks.c,
+	 * shared.c) gets time t. */
+	int64_t (*record_time)(void);
+	void (*record_at)(int64_t t);
 };
 
 /* Every event, numbered as in st_probes (the two libraries' tables; not
@@ -123,5 +133,9 @@ void synctrace_unregister_probes(void);
 int synctrace_ready_state(void);
 int synctrace_ready_wait(void);
 int synctrace_ready_rearm(void); /* 1: watching */
+/* The durations' counter scale (src/internal/clock.c), for the record
+ * clock (tracepoints/batch.h): ns per count in 32.32, 0 not measured yet,
+ * -1 not used. */
+int64_t synctrace_clock_scale(void);
 
 #endif

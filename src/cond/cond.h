@@ -51,7 +51,11 @@
  * TRANSITIONS
  *  from      to        by        atomic                       event
  *  -         WAITING   waiter    link under lock              enqueued
- *  WAITING   SIGNALED  signaler  CAS, under lock              signaled
+ *  WAITING   SIGNALED  signaler  CAS, under lock              signaled (its time;
+ *                                                             a single signal's
+ *                                                             record is written
+ *                                                             after the release:
+ *                                                             signal.c)
  *  WAITING   LEAVING   waiter    CAS (timeout, cancel)        leaving
  *  LEAVING   (gone)    waiter    unlink under lock; if notify:
  *                                fetch_add(notify,-1), wake

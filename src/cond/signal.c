@@ -12,18 +12,50 @@ struct outcome {
 	struct st_cond_waiter *first;
 };
 
+/* A single signal's `signaled` record, written after the waiter's release
+ * (cond:signaled is WAITING -> SIGNALED, under the condvar lock): written
+ * there, the record held the lock and the waiter's release back on every
+ * hand-off of a traced ping-pong, whose waiter is still spinning and
+ * replies as soon as it is released. Its time is read at the transition; it
+ * is written before any other record of ours, so the thread's records
+ * stay in time order: before the wait for leavers, before a wake's
+ * records, else just after the release. Only addresses are written: after
+ * the release the waiter may have returned and c be gone. Broadcasts, and
+ * a trace whose events LTTng stamps (st_trace_record_time 0), write it in
+ * place. */
+struct late_signaled {
+	struct st_cond_waiter *node; /* 0: none pending */
+	int64_t t;                   /* its time; 0: read it as it is written */
+	int order;
+};
+
+/* cond:signaled's one call site: now (t 0), or late with its time. */
+static void write_signaled(struct st_cond *c, const void *caller, struct late_signaled *l)
+{
+	if (l->node) {
+		st_cond_ev_signaled_at(l->t, c, caller, l->node, l->order);
+		l->node = 0;
+	}
+}
+
 static void signal_private(struct st_cond *c, int n, const void *caller, struct outcome *o)
 {
 	struct st_cond_waiter *p, *first = 0;
 	volatile int ref = 0;
 	int moved = 0, leaving = 0, single = n != INT32_MAX;
+	struct late_signaled late = { 0, 0, 0 };
 
 	st_cond_lock(c);
 	for (p = c->tail; n && p; p = p->prev) {
 		/* p is linked and we hold the lock: its waiter is blocked, or
 		 * unlinks itself only after taking this lock. */
 		if (st_cas_acq_rel(&p->state, ST_COND_WAITING, ST_COND_SIGNALED)) {
-			st_cond_ev_signaled(c, caller, p, moved);
+			/* A single signal moves one waiter: the loop ends here,
+			 * nothing else is recorded before the unlock. */
+			late.node = p;
+			late.order = moved;
+			if (!single || !(late.t = st_trace_record_time()))
+				write_signaled(c, caller, &late);
 			if (!first)
 				first = p;
 			moved++;
@@ -53,6 +85,7 @@ static void signal_private(struct st_cond *c, int n, const void *caller, struct 
 	ST_FAULT_POINT(cond_signal_after_split);
 
 	if (leaving) {
+		write_signaled(c, caller, &late); /* c is alive: our ref holds it */
 		unsigned long long t0 = st_now_ns();
 		int cur;
 		st_cond_ev_ref_wait_begin(c, caller, leaving);
@@ -93,7 +126,19 @@ static void signal_private(struct st_cond *c, int n, const void *caller, struct 
 			st_spin_handoff_done(&c->seq, ST_SPIN_OUTCOME_GAVE_UP);
 		else if (spin == 1)
 			st_spin_handoff_done(&c->seq, ST_SPIN_OUTCOME_ACQUIRED);
-		how = st_cond_release(c, first, st_mutex_cond_held(mx) ? mx : 0, single, &res);
+		if (late.node && st_cas_release(&first->barrier, 2, 0)) {
+			/* Running: released (st_cond_release's own first step). */
+			how = ST_COND_RELEASE_RUNNING;
+			res = 0;
+		} else {
+			/* It may sleep (barrier 3: only we change it now, so
+			 * st_cond_release's CAS fails as ours did): the record
+			 * goes before the wake's. */
+			write_signaled(c, caller, &late);
+			how = st_cond_release(c, first, st_mutex_cond_held(mx) ? mx : 0,
+					      single, &res);
+		}
+		write_signaled(c, caller, &late); /* addresses only */
 		/* wait.h, AFTER A WAKE: a running first needed no wake. */
 		if (how == ST_COND_RELEASE_WOKEN)
 			st_spin_note_wake(res);

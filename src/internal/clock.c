@@ -125,3 +125,20 @@ void st_clock_forked(void)
 	if (st_clock.state == ST_CLOCK_BUSY)
 		st_clock.state = st_clock.mult ? ST_CLOCK_ON : ST_CLOCK_UNKNOWN;
 }
+
+/* For libsynctrace-tp.so's record clock (tracepoints/batch.h), which reads
+ * the same counter: its scale once measured (ns per count, 32.32), 0 not
+ * yet, -1 never (the durations read CLOCK_MONOTONIC: OFF). Not measured
+ * yet: a read of the clock takes the calibration a step on, as a traced
+ * wait's would (the caller asks at most once a millisecond per thread). */
+__attribute__((visibility("default"))) int64_t synctrace_clock_scale(void)
+{
+	uint64_t m = __atomic_load_n(&st_clock.mult, __ATOMIC_ACQUIRE);
+	if (!m && __atomic_load_n(&st_clock.state, __ATOMIC_ACQUIRE) != ST_CLOCK_OFF) {
+		(void)st_now_ns();
+		m = __atomic_load_n(&st_clock.mult, __ATOMIC_ACQUIRE);
+	}
+	if (m)
+		return (int64_t)m;
+	return __atomic_load_n(&st_clock.state, __ATOMIC_ACQUIRE) == ST_CLOCK_OFF ? -1 : 0;
+}

@@ -95,8 +95,9 @@ static inline void st_trace_leave(void)
 /* The probe may re-enter the primitives (lttng-ust locks our mutexes
  * while it writes the event); their slow paths note their own caller, the
  * tracer's: put ours back so this operation's later events still count.
- * args: the event's (type, name, ...) list. */
-#define ST_TRACE(fam, name, args)                                          \
+ * args: the event's (type, name, ...) list; before: what the probe table
+ * is told first (ST_TRACE_AT's time). */
+#define ST_TRACE_(before, fam, name, args)                                 \
 	do {                                                               \
 		if (st_tracing() && st_trace_enter()) {                    \
 			const void *st_caller_ = st_tls.caller;            \
@@ -104,21 +105,50 @@ static inline void st_trace_leave(void)
 					ST_TRACE_SUMMARY))                 \
 				ST_SUM_DO(fam, name, args);                \
 			else                                               \
-				st_load_acquire(&st_probes_in)->fam##_##name(ST_NAMES args); \
+				(before, st_load_acquire(&st_probes_in)->fam##_##name(ST_NAMES args)); \
 			st_tls.caller = st_caller_;                        \
 			st_trace_leave();                                  \
 		}                                                          \
 	} while (0)
+#define ST_TRACE(fam, name, args) ST_TRACE_((void)0, fam, name, args)
 
-/* The emitters: always inlined, so a site costs what ST_TRACE costs. */
+/* A record written after the moment it stands for (a signal's `signaled`,
+ * written once its waiter runs: src/cond/signal.c): t is the time
+ * st_trace_record_time() returned at that moment (0: now). The summary
+ * level has no time to give: its aggregator takes the event as ST_TRACE
+ * does. */
+#define ST_TRACE_AT(t, fam, name, args) \
+	ST_TRACE_(st_load_acquire(&st_probes_in)->record_at((int64_t)(t)), fam, name, args)
+
+/* The emitters: always inlined, so a site costs what ST_TRACE costs.
+ * st_<family>_ev_<event>_at(t, ...): the same, as a record of time t. */
 #define ST_EVENT(fam, name, args, fields)                                  \
 	static inline __attribute__((always_inline)) void                 \
 	st_##fam##_ev_##name(ST_DECL args)                                 \
 	{                                                                  \
 		ST_TRACE(fam, name, args);                                 \
+	}                                                                  \
+	static inline __attribute__((always_inline)) void                 \
+	st_##fam##_ev_##name##_at(int64_t t, ST_DECL args)                 \
+	{                                                                  \
+		ST_TRACE_AT(t, fam, name, args);                           \
 	}
 #include "st_all_events.h"
 #undef ST_EVENT
+
+/* The time a record written later is to have (ST_TRACE_AT): the record
+ * clock's now when the calling thread's records are batched at the
+ * contention or full level, else 0: emit in place (LTTng stamps a single
+ * event as it is written; the summary level keeps no times). */
+static inline int64_t st_trace_record_time(void)
+{
+	if (!st_tracing() || st_load_relaxed(&st_trace_flags) == ST_TRACE_SUMMARY ||
+	    !st_trace_enter())
+		return 0;
+	int64_t t = st_load_acquire(&st_probes_in)->record_time();
+	st_trace_leave();
+	return t;
+}
 
 /* For full-level events on fast paths, where the caller is known inline:
  *   if (st_tracing_full_from(caller)) st_<family>_ev_<event>(...); */

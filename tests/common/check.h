@@ -65,6 +65,14 @@ static inline void st_check_interposed(const char *symbol)
 	}
 }
 
+/* CLOCK_MONOTONIC in ns. */
+static inline long long st_mono_now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
 /* An absolute time ms milliseconds from now on clock clk. */
 static inline struct timespec st_in_ms(clockid_t clk, long ms)
 {

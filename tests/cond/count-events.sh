@@ -7,15 +7,33 @@
 # with =+N (at least N). Every SPEC must hold. -p: count only the events of
 # processes with that procname (the first 15 characters of the program's
 # name): traced tests running at the same time share each other's events.
+# Always checked besides: every batched record was analyzed in time order,
+# and each waiter woken by a signal (cond:woke how SIGNALED, private
+# condvar: its node) comes after the cond:signaled naming its node (a
+# single signal writes that record after the waiter's release, with the
+# time it happened: src/cond/signal.c).
 proc=
 if [ "$1" = -p ]; then
 	proc=$2
 	shift 2
 fi
 eval dir=\${$#}
-out=$(${ST_EVENTS:?set by tests/run-mode.sh} "$dir" 2>/dev/null) || { echo "cannot read $dir" >&2; exit 1; }
+err=$(mktemp)
+out=$(${ST_EVENTS:?set by tests/run-mode.sh} "$dir" 2>"$err") || { echo "cannot read $dir" >&2; cat "$err" >&2; rm -f "$err"; exit 1; }
 [ -z "$proc" ] || out=$(printf '%s\n' "$out" | grep -F "procname = \"$proc\"")
 fail=0
+if grep -q 'out of time order' "$err"; then
+	cat "$err" >&2
+	fail=1
+fi
+rm -f "$err"
+printf '%s\n' "$out" | awk '
+	/ synctrace_cond:signaled: / { match($0, /node = 0x[0-9A-F]+/); sig[substr($0, RSTART + 7, RLENGTH - 7)]++ }
+	/ synctrace_cond:woke: .*how = \( "SIGNALED"/ {
+		match($0, /node = 0x[0-9A-F]+/); n = substr($0, RSTART + 7, RLENGTH - 7)
+		if (!(n in sig) || sig[n] == 0) { bad++; if (!first) first = $0 } else sig[n]--
+	}
+	END { if (bad) { printf "%d waiters woken by a signal before their cond:signaled, first: %s\n", bad, substr(first, 1, 300) > "/dev/stderr"; exit 1 } }' || fail=1
 while [ $# -gt 1 ]; do
 	want=${1##*=}
 	key=${1%=*}
@@ -37,5 +55,5 @@ while [ $# -gt 1 ]; do
 	esac
 	shift
 done
-[ $fail -eq 0 ] || printf '%s\n' "$out" | grep ' synctrace_cond:' | cut -c1-400 >&2
+[ $fail -eq 0 ] || printf '%s\n' "$out" | grep ' synctrace_cond:' | head -100 | cut -c1-400 >&2
 exit $fail

@@ -22,7 +22,7 @@ while read -r fam ev; do
 		echo "agree: synctrace_$fam:$ev is not documented in EVENTS.md" >&2
 		fail=1
 	fi
-	n=$(grep -rEn "\bst_${fam}_ev_$ev\(" "$root/src" | wc -l)
+	n=$(grep -rEn "\bst_${fam}_ev_$ev(_at)?\(" "$root/src" | wc -l)
 	# synctrace_stack and meta:mapping are emitted by the probe library
 	# itself (tracepoints/stacks.c, tracepoints/shared.c).
 	n=$((n + $(cat "$root/tracepoints/stacks.c" 2>/dev/null | grep -cE "st_orig\.${fam}_$ev\(")))
@@ -38,7 +38,8 @@ while read -r fam ev; do
 	fi
 done <<<"$defs"
 # Every emitted event is defined.
-grep -rhoE "\bst_[a-z0-9]+_ev_[a-z_0-9]+\(" "$root/src" | sed 's/^st_//; s/($//; s/_ev_/ /' | sort -u |
+# (st_<family>_ev_<event>_at: the same emitter, for a record written late.)
+grep -rhoE "\bst_[a-z0-9]+_ev_[a-z_0-9]+\(" "$root/src" | sed 's/^st_//; s/($//; s/_at$//; s/_ev_/ /' | sort -u |
 	while read -r fam ev; do
 		grep -qx "$fam $ev" <<<"$defs" || { echo "agree: st_${fam}_ev_$ev is called but not defined" >&2; exit 1; }
 	done || fail=1

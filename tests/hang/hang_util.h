@@ -81,6 +81,14 @@ static inline void hang_wait_phase(_Atomic int *phase, int want)
 static inline void hang_say_ready(const char *path)
 {
 	char tmp[4096];
+	/* The threads just fell asleep: their last records are still in their
+	 * batch rings, which the probes' flusher writes out once they are
+	 * 10 ms old, every 5 ms (tracepoints/batch.c), and a Ctrl-C kills the
+	 * process with what is not written out. A user's Ctrl-C comes long
+	 * after a hang began; the test's may come at once (one full test run
+	 * lost every record that way): give the flusher three of its periods
+	 * and more. */
+	hang_nap(30000000);
 	if (getenv("HANG_IGNORE_INT"))
 		signal(SIGINT, SIG_IGN);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);

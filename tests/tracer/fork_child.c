@@ -13,13 +13,6 @@
 
 #define CHILDREN 8
 
-static long long now_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1000000000LL + t.tv_nsec;
-}
-
 int main(void)
 {
 	long long sum = 0, max = 0;
@@ -27,11 +20,11 @@ int main(void)
 	for (int i = 0; i < CHILDREN; i++) {
 		int p[2];
 		CHECK_EQ(pipe(p), 0);
-		long long t0 = now_ns();
+		long long t0 = st_mono_now_ns();
 		pid_t pid = fork();
 		CHECK(pid >= 0);
 		if (pid == 0) {
-			long long d = now_ns() - t0;
+			long long d = st_mono_now_ns() - t0;
 			pthread_mutex_t m;
 			if (pthread_mutex_init(&m, 0) || write(p[1], &d, sizeof(d)) != sizeof(d))
 				_exit(1);

@@ -1,0 +1,40 @@
+/* The record clock (tracepoints/batch.h) against LTTng's: a batched
+ * record (sem:trywait_failed) and an event LTTng stamps itself
+ * (thread:name, written singly) alternate in one thread, ~1 us apart, over
+ * several of the record clock's anchor periods (1 ms). The check
+ * (record_clock_check.sh) wants them in that order in the trace: a record
+ * time off by more than about half their distance, from a wrong scale or
+ * anchor, puts one on the wrong side of its neighbour.
+ *
+ * First the durations' clock is given its scale (src/internal/clock.h:
+ * two reads of traced waits at least 20 ms apart), which the record clock
+ * takes: timed waits that time out, until 30 ms have passed. */
+#include <errno.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdio.h>
+
+#include "check.h"
+
+#define PAIRS 5000
+
+int main(void)
+{
+	sem_t s;
+	CHECK_EQ(sem_init(&s, 0, 0), 0);
+	long long t0 = st_mono_now_ns();
+	while (st_mono_now_ns() - t0 < 30000000LL) {
+		struct timespec abs = st_in_ms(CLOCK_REALTIME, 1);
+		CHECK_EQ(sem_timedwait(&s, &abs), -1);
+		CHECK_EQ(errno, ETIMEDOUT);
+	}
+	char name[16];
+	for (int i = 0; i < PAIRS; i++) {
+		CHECK_EQ(sem_trywait(&s), -1);
+		snprintf(name, sizeof name, "rc%d", i);
+		CHECK_EQ(pthread_setname_np(pthread_self(), name), 0);
+	}
+	CHECK_EQ(sem_destroy(&s), 0);
+	printf("record clock: %d pairs\n", PAIRS);
+	return 0;
+}

@@ -275,6 +275,16 @@ int st_cond_wait(struct st_cond *c, pthread_mutex_t *m, clockid_t clk,
  * Returns an st_cond_release code; *result gets the futex result. */
 int st_cond_release(struct st_cond *c, struct st_cond_waiter *n, pthread_mutex_t *held,
 		    int single, int *result);
+/* Its two steps, for a caller with work between them (signal.c): a
+ * running n released by one CAS (1), else (barrier 3: only the releaser
+ * changes it now) the rest, for an n that may sleep. */
+static inline int st_cond_release_running(struct st_cond_waiter *n)
+{
+	/* n is alive: its waiter cannot return before the barrier is 0. */
+	return st_cas_release(&n->barrier, 2, 0);
+}
+int st_cond_release_sleeper(struct st_cond *c, struct st_cond_waiter *n, pthread_mutex_t *held,
+			    int single, int *result);
 
 /* Signal n waiters (INT32_MAX: broadcast): the slow path (signal.c), and
  * its process-shared body (shared.c: returns how many the wake woke). */

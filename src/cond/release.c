@@ -19,9 +19,15 @@ int st_cond_release(struct st_cond *c, struct st_cond_waiter *n, pthread_mutex_t
 		    int single, int *result)
 {
 	*result = 0;
-	/* n is alive: its waiter cannot return before the barrier is 0. */
-	if (st_cas_release(&n->barrier, 2, 0))
+	if (st_cond_release_running(n))
 		return ST_COND_RELEASE_RUNNING;
+	return st_cond_release_sleeper(c, n, held, single, result);
+}
+
+int st_cond_release_sleeper(struct st_cond *c, struct st_cond_waiter *n, pthread_mutex_t *held,
+			    int single, int *result)
+{
+	*result = 0;
 	/* 3: it may sleep. Only we change it from here. */
 	int requeue = 0;
 	if (single) {

@@ -126,17 +126,14 @@ static void signal_private(struct st_cond *c, int n, const void *caller, struct 
 			st_spin_handoff_done(&c->seq, ST_SPIN_OUTCOME_GAVE_UP);
 		else if (spin == 1)
 			st_spin_handoff_done(&c->seq, ST_SPIN_OUTCOME_ACQUIRED);
-		if (late.node && st_cas_release(&first->barrier, 2, 0)) {
-			/* Running: released (st_cond_release's own first step). */
+		if (st_cond_release_running(first)) {
 			how = ST_COND_RELEASE_RUNNING;
 			res = 0;
 		} else {
-			/* It may sleep (barrier 3: only we change it now, so
-			 * st_cond_release's CAS fails as ours did): the record
-			 * goes before the wake's. */
+			/* It may sleep: the record goes before the wake's. */
 			write_signaled(c, caller, &late);
-			how = st_cond_release(c, first, st_mutex_cond_held(mx) ? mx : 0,
-					      single, &res);
+			how = st_cond_release_sleeper(c, first, st_mutex_cond_held(mx) ? mx : 0,
+						      single, &res);
 		}
 		write_signaled(c, caller, &late); /* addresses only */
 		/* wait.h, AFTER A WAKE: a running first needed no wake. */

@@ -34,7 +34,8 @@
 #   base        preloaded with another build's library, $ST_BENCH_BASE/
 #               libsynctrace.so (e.g. a worktree of main): a change against
 #               the code it changes, paired in one run; base-contention,
-#               base-full: the same build's libraries as in contention, full
+#               base-full, base-threshold: the same build's libraries as in
+#               contention, full, threshold
 # Each workload prints key=value pairs. Printed per workload and mode: the
 # median [min-max] of the figure, and the median [min-max] of the per-repeat
 # ratios to glibc's run of the same repeat (>1: better than glibc; for times
@@ -159,11 +160,12 @@ run_one() {
 	spin:*) env=(SYNCTRACE_SPIN="${mode#spin:}" LD_PRELOAD="$lib") ;;
 	crowd-off) env=(SYNCTRACE_SPIN_CROWD=off LD_PRELOAD="$lib") ;;
 	spin-adaptive) env=(SYNCTRACE_SPIN_MUTEXES=adaptive LD_PRELOAD="$lib") ;;
-	base | base-contention | base-full)
+	base | base-contention | base-full | base-threshold)
 		[ -f "${ST_BENCH_BASE:-}/libsynctrace.so" ] || { echo "bench: mode $mode needs ST_BENCH_BASE=BUILD_DIR of another build" >&2; return 1; }
 		env=(LD_PRELOAD="$ST_BENCH_BASE/libsynctrace.so")
 		[ "$mode" = base ] || env=(LD_PRELOAD="$ST_BENCH_BASE/libsynctrace.so $ST_BENCH_BASE/libsynctrace-tp.so") events='synctrace_*'
-		[ "$mode" != base-full ] || env=(SYNCTRACE_LEVEL=full "${env[@]}") ;;
+		[ "$mode" != base-full ] || env=(SYNCTRACE_LEVEL=full "${env[@]}")
+		[ "$mode" != base-threshold ] || env=(SYNCTRACE_THRESHOLD="${ST_BENCH_THRESHOLD:-1ms}" "${env[@]}") ;;
 	*) echo "bench: unknown mode $mode" >&2; return 1 ;;
 	esac
 	[ -x "$exe" ] || return 1

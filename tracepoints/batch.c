@@ -293,12 +293,26 @@ void st_batch_write_out(struct st_batch *b)
 	write_out(b, 1);
 }
 
+/* The event of a record's hash: an open-addressed table of evi + 1, built
+ * by st_batch_init (a threshold reads every short wait's records back). */
+#define ST_EV_SLOTS 1024u
+_Static_assert(ST_EVI_N < ST_EV_SLOTS / 2, "the hash table keeps half its slots free");
+static uint16_t st_ev_slot[ST_EV_SLOTS];
+
+static unsigned ev_slot0(uint32_t hash)
+{
+	return (hash * 2654435761u) >> 22; /* 10 bits: ST_EV_SLOTS */
+}
+
 static enum st_evi evi_of(uint32_t hash)
 {
-	for (int i = 0; i < ST_EVI_N; i++)
-		if (st_ev_hashes[i] == hash)
-			return (enum st_evi)i;
-	return ST_EVI_N;
+	for (unsigned k = ev_slot0(hash);; k = (k + 1) % ST_EV_SLOTS) {
+		unsigned e = st_ev_slot[k];
+		if (!e)
+			return ST_EVI_N;
+		if (st_ev_hashes[e - 1] == hash)
+			return (enum st_evi)(e - 1);
+	}
 }
 
 /* Each record of [at, h) in turn: f(evi, its fields); stops at the first
@@ -331,11 +345,11 @@ static int aggregate(enum st_evi ev, const uint64_t *args)
 	return synctrace_summarize(ev, args);
 }
 
-void st_batch_wait_end(uint64_t wait_ns)
+void st_batch_wait_end(uint64_t obj, uint64_t wait_ns)
 {
 	struct st_batch *b = st_mine;
-	if ((uintptr_t)b <= 1 || !b->holding)
-		return;
+	if ((uintptr_t)b <= 1 || !b->holding || b->hold_obj != obj)
+		return; /* not the held wait's end (a full level's fast acquire) */
 	if (wait_ns >= (uint64_t)st_batch_threshold_ns) {
 		__atomic_store_n(&b->holding, 0, __ATOMIC_RELEASE); /* recorded */
 		return;
@@ -447,8 +461,10 @@ __attribute__((visibility("default"), noreturn)) void _Exit(int status)
 	flush_and(&real_Exit, "_Exit", status);
 }
 
-/* The wait a record ends, with its duration's field: the slot + 1 of
- * `wait_ns` in the event's fields, 0 for every other event. */
+/* The waits a threshold holds (batch.h): their first record, and the
+ * records that end them with their duration's field (the slot + 1 of
+ * `wait_ns` in the event's fields, 0 for every other event). */
+unsigned char st_batch_wait_begins[ST_EVI_N];
 unsigned char st_batch_wait_slot[ST_EVI_N];
 static const char *const st_ev_args[ST_EVI_N] = {
 #define ST_EVENT(fam, name, args, fields) [ST_EVI_##fam##_##name] = #args,
@@ -479,7 +495,14 @@ static int arg_slot(const char *args, const char *name)
 
 void st_batch_init(void)
 {
-	static const enum st_evi ends[] = { ST_EVI_mutex_acquired, ST_EVI_mutex_timeout };
+	static const enum st_evi begins[] = { ST_EVI_mutex_requested, ST_EVI_sem_wait_begin,
+					      ST_EVI_rwlock_requested, ST_EVI_barrier_arrival };
+	static const enum st_evi ends[] = { ST_EVI_mutex_acquired, ST_EVI_mutex_timeout,
+					    ST_EVI_sem_acquired,   ST_EVI_sem_timeout,
+					    ST_EVI_rwlock_acquired, ST_EVI_rwlock_timeout,
+					    ST_EVI_barrier_departure };
+	for (unsigned i = 0; i < sizeof(begins) / sizeof(begins[0]); i++)
+		st_batch_wait_begins[begins[i]] = 1;
 	for (unsigned i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
 		st_batch_wait_slot[ends[i]] = (unsigned char)(arg_slot(st_ev_args[ends[i]], "wait_ns") + 1);
 	real_exit = (exit_fn)dlsym(RTLD_NEXT, "_exit");
@@ -489,7 +512,12 @@ void st_batch_init(void)
 	if ((s = getenv("SYNCTRACE_REANNOUNCE")) && *s)
 		st_reann_every = (int64_t)strtoull(s, 0, 10) * 1000000;
 	st_reann_ns = st_batch_now();
-	for (int i = 0; i < ST_EVI_N; i++)
+	for (int i = 0; i < ST_EVI_N; i++) {
 		st_ev_hashes[i] = st_batch_hash(st_ev_names[i]);
+		unsigned k = ev_slot0(st_ev_hashes[i]);
+		while (st_ev_slot[k])
+			k = (k + 1) % ST_EV_SLOTS;
+		st_ev_slot[k] = (uint16_t)(i + 1);
+	}
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
 }

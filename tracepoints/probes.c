@@ -531,12 +531,13 @@ static __thread int64_t st_next_at __attribute__((tls_model("initial-exec")));
 				p_[0] = ST_BATCH_HEAD(st_ev_hash[ST_EVI_##fam##_##name], n_); \
 				p_[1] = (uint64_t)now_;                           \
 				memcpy(p_ + 2, w_, sizeof(w_));                   \
-				if (ST_EVI_##fam##_##name == ST_EVI_mutex_requested && \
-				    st_batch_threshold_ns)                        \
-					st_batch_hold();                          \
+				if (__builtin_expect(st_batch_threshold_ns != 0, 0) && \
+				    st_batch_wait_begins[ST_EVI_##fam##_##name])  \
+					st_batch_hold(w_[0]);                     \
 				st_batch_commit(n_ + 2, now_);                    \
-				if (st_batch_wait_slot[ST_EVI_##fam##_##name])    \
-					st_batch_wait_end(                        \
+				if (__builtin_expect(st_batch_threshold_ns != 0, 0) && \
+				    st_batch_wait_slot[ST_EVI_##fam##_##name])    \
+					st_batch_wait_end(w_[0],                  \
 						w_[st_batch_wait_slot[ST_EVI_##fam##_##name] - 1]); \
 				return;                                           \
 			}                                                         \

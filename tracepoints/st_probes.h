@@ -18,7 +18,7 @@
 /* Trace format: bump major when a field changes meaning or disappears,
  * minor when a reader of the old format still reads the new one. */
 #define ST_FORMAT_MAJOR 2
-#define ST_FORMAT_MINOR 8 /* 1: meta:start has nonce and repeat; 2: code
+#define ST_FORMAT_MINOR 9 /* 1: meta:start has nonce and repeat; 2: code
 			   * fields are enumerations (same values); 3: the
 			   * summary level (synctrace_summary, level 0);
 			   * 4: meta:config has threshold_ns; 5: cond
@@ -26,7 +26,9 @@
 			   * summary level aggregates barriers, once and
 			   * spinlocks (summary families 5-7); 7: the
 			   * loaded objects as meta:module; 8: summary
-			   * counts COND_FUTILE, COND_NOBODY, COND_WENT_ON */
+			   * counts COND_FUTILE, COND_NOBODY, COND_WENT_ON;
+			   * 9: a threshold aggregates the short waits of
+			   * semaphores, rwlocks and barriers too */
 
 /* (t1, n1, t2, n2, ...) → "t1 n1, t2 n2, ..." and "n1, n2, ...". */
 #define ST_NARGS(...) ST_NARGS_(__VA_ARGS__, 20, 19, 18, 17, 16, 15, 14, 13, \

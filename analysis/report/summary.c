@@ -144,10 +144,14 @@ void sa_summary_build(const struct sa_model *m, const struct sa_report_opts *o,
 		if (p->have_mutex_spin) /* SYNCTRACE_SPIN set: all; else adaptive only */
 			sa_cell_str(&c[P_MUTEX_SPIN], p->all_mutexes_spin ? "all" : "adaptive");
 		if (p->threshold_ns)
-			sa_table_note(t, "pid %d: SYNCTRACE_THRESHOLD=%lluns: mutex waits shorter "
-				      "than that are counted from summaries (no events, no timeline); "
-				      "the longer ones were recorded event by event", p->vpid,
-				      (unsigned long long)p->threshold_ns);
+			sa_table_note(t, "pid %d: SYNCTRACE_THRESHOLD=%lluns: %s waits shorter "
+				      "than that are counted from summaries (no events, no timeline: who made "
+				      "them wait, wake latencies and a barrier's for-last and spread cover "
+				      "the recorded waits only); the longer ones%s were recorded event by "
+				      "event", p->vpid,
+				      (unsigned long long)p->threshold_ns,
+				      p->fmt_minor >= 9 ? "mutex, semaphore, rwlock and barrier" : "mutex",
+				      p->fmt_minor >= 9 ? ", and every condvar wait," : "");
 		if (!p->have_start)
 			sa_table_note(t, "pid %d: no synctrace_meta:start (tracing began after "
 				      "the process started): format and level unknown",

@@ -2,7 +2,8 @@
 # --threshold: of waits.c's SHORT short and LONG long waits on mutex m
 # (each surely contended), the long ones are recorded event by event and
 # the short ones only counted (summaries), exactly; without a threshold
-# every wait is recorded. The report says which waits were sampled.
+# every wait is recorded. The report says which waits were sampled. The
+# same for a semaphore's, a rwlock's and a barrier's waits.
 # Then many short waits of 4 threads (hot.c) under a threshold: the run
 # ends, and every acquisition is counted (the object's own counter).
 # usage: check.sh SYNCTRACE WAITS_PROGRAM HOT_PROGRAM
@@ -16,7 +17,7 @@ for mode in threshold none; do
 	args=(record -q -o "$T/$mode")
 	[ $mode = threshold ] && args+=(--threshold $thr)
 	run_st 0 "record ($mode)" "${args[@]}" -- "$prog" $short $long $hold_ms
-	grep -q "^waits: short=$short long=$long" "$T/out" || { fail "$mode: program: $(cat "$T/out" "$T/err")"; continue; }
+	grep -q "^waits: mutex short=$short long=$long" "$T/out" || { fail "$mode: program: $(cat "$T/out" "$T/err")"; continue; }
 	trace_events "$T/$mode" >"$T/events.$mode"
 	"$SYNCTRACE" report --format json "$T/$mode" >"$T/r.$mode.json" 2>"$T/rerr" ||
 		fail "$mode: report failed: $(cat "$T/rerr")"
@@ -61,6 +62,45 @@ jq -r '.tables[] | select(.name == "summary.processes") | .notes[]?' "$T/r.thres
 grep 'synctrace_mutex:acquired:' "$T/events.threshold" | sed -n 's/.*wait_ns = \([0-9]*\).*/\1/p' |
 	while read -r ns; do [ "$ns" -ge 400000000 ] || echo short; done | grep -q short &&
 	fail "threshold: a recorded wait is shorter than 400 ms" || pass "threshold: every recorded wait lasted 400 ms or more"
+# The other families: the wait's first and last events are the long
+# waits' only, and "where threads wait" counts every wait either way.
+waited() { # waited REPORT.json KIND: the waits of that row of waits.top
+	jq -r ".tables[] | select(.name == \"waits.top\") | .rows[] | select(.kind == \"$2\") | .waits" "$1"
+}
+for fam in sem:wait_begin:acquired:sem rwlock:requested:acquired:rwlock-read barrier:arrival:departure:barrier; do
+	IFS=: read -r f begin end kind <<<"$fam"
+	for mode in threshold none; do
+		args=(record -q -o "$T/$f.$mode")
+		[ $mode = threshold ] && args+=(--threshold $thr)
+		run_st 0 "$f: record ($mode)" "${args[@]}" -- "$prog" $short $long $hold_ms $f
+		grep -q "^waits: $f short=$short long=$long" "$T/out" ||
+			{ fail "$f $mode: program: $(cat "$T/out" "$T/err")"; continue; }
+		trace_events "$T/$f.$mode" >"$T/events.$f.$mode"
+		"$SYNCTRACE" report --format json "$T/$f.$mode" >"$T/r.$f.$mode.json" 2>"$T/rerr" ||
+			fail "$f $mode: report failed: $(cat "$T/rerr")"
+		want=$((short + long))
+		[ $mode = threshold ] && want=$long
+		for ev in $begin $end; do
+			n=$(count "synctrace_$f:$ev:" $f.$mode)
+			[ "$n" -eq "$want" ] && pass "$f $mode: $n $f:$ev events" ||
+				fail "$f $mode: $n $f:$ev events, want $want"
+		done
+		n=$(waited "$T/r.$f.$mode.json" $kind)
+		[ "$n" = $((short + long)) ] && pass "$f $mode: the report counts $n waits" ||
+			fail "$f $mode: the report counts '$n' waits, want $((short + long))"
+	done
+	n=$(count 'synctrace_summary:object:' $f.threshold)
+	[ "$n" -ge 1 ] && pass "$f threshold: the short waits came as summaries ($n)" ||
+		fail "$f threshold: no summary event"
+	grep "synctrace_$f:$end:" "$T/events.$f.threshold" | sed -n 's/.*wait_ns = \([0-9]*\).*/\1/p' |
+		while read -r ns; do [ "$ns" -ge 400000000 ] || echo short; done | grep -q short &&
+		fail "$f threshold: a recorded wait is shorter than 400 ms" ||
+		pass "$f threshold: every recorded wait lasted 400 ms or more"
+	jq -r '.tables[] | select(.name == "summary.processes") | .notes[]?' "$T/r.$f.threshold.json" |
+		grep -q "mutex, semaphore, rwlock and barrier waits shorter" &&
+		pass "$f threshold: the report names the waits sampled" ||
+		fail "$f threshold: the report does not name the waits sampled"
+done
 run_st 0 "record --threshold 1ms, 4 threads hot" record -q --threshold 1ms -o "$T/hot" -- "$hot" 4 20000
 grep -q '^hot: acquisitions=80000$' "$T/out" && pass "hot: 80000 acquisitions" || fail "hot: $(cat "$T/out")"
 read -r n c < <("$SYNCTRACE" report --format json "$T/hot" 2>/dev/null |

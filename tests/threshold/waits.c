@@ -1,18 +1,75 @@
-/* SHORT short and LONG long waits of one thread on mutex m, each a sure
- * contended wait: main holds m until the worker sleeps in the futex call
- * (its /proc syscall file says so), then releases it at once (short) or
- * HOLD_MS later (long). Prints "waits: short=S long=L" on success.
- * usage: waits SHORT LONG HOLD_MS */
+/* SHORT short and LONG long waits of one thread on one object of FAMILY
+ * (mutex m, semaphore s, rwlock rw or barrier b), each a sure wait: the
+ * worker blocks (mutex: m is held; sem: s is 0; rwlock: rw is
+ * write-held; barrier: it arrives first), main waits until it sleeps in
+ * the futex call (its /proc syscall file says so), then lets it through
+ * at once (short) or HOLD_MS later (long): unlock, post, unlock, arrive.
+ * Prints "waits: FAMILY short=S long=L" on success.
+ * usage: waits SHORT LONG HOLD_MS [mutex|sem|rwlock|barrier] */
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+static sem_t s;
+static pthread_rwlock_t rw = PTHREAD_RWLOCK_INITIALIZER;
+static pthread_barrier_t b;
+static enum { MUTEX, SEM, RWLOCK, BARRIER } fam;
 static int go[2], done[2];
 static volatile pid_t worker_tid;
+
+/* One wait of the worker's. */
+static void wait_once(void)
+{
+	switch (fam) {
+	case MUTEX:
+		pthread_mutex_lock(&m);
+		pthread_mutex_unlock(&m);
+		break;
+	case SEM:
+		sem_wait(&s);
+		break;
+	case RWLOCK:
+		pthread_rwlock_rdlock(&rw);
+		pthread_rwlock_unlock(&rw);
+		break;
+	case BARRIER:
+		pthread_barrier_wait(&b);
+		break;
+	}
+}
+
+/* Main's side: make the worker's next wait block, then let it through. */
+static void block(void)
+{
+	if (fam == MUTEX)
+		pthread_mutex_lock(&m);
+	else if (fam == RWLOCK)
+		pthread_rwlock_wrlock(&rw);
+}
+
+static void let_through(void)
+{
+	switch (fam) {
+	case MUTEX:
+		pthread_mutex_unlock(&m);
+		break;
+	case SEM:
+		sem_post(&s);
+		break;
+	case RWLOCK:
+		pthread_rwlock_unlock(&rw);
+		break;
+	case BARRIER:
+		pthread_barrier_wait(&b);
+		break;
+	}
+}
 
 static void *worker(void *arg)
 {
@@ -20,15 +77,14 @@ static void *worker(void *arg)
 	(void)arg;
 	worker_tid = (pid_t)syscall(SYS_gettid);
 	while (read(go[0], &c, 1) == 1 && c == 'g') {
-		pthread_mutex_lock(&m);
-		pthread_mutex_unlock(&m);
+		wait_once();
 		if (write(done[1], "d", 1) != 1)
 			break;
 	}
 	return 0;
 }
 
-/* Is the worker inside a futex system call (blocked on m)? */
+/* Is the worker inside a futex system call (blocked)? */
 static int worker_in_futex(void)
 {
 	char path[64];
@@ -47,15 +103,25 @@ int main(int argc, char **argv)
 {
 	int nshort = argc > 1 ? atoi(argv[1]) : 10, nlong = argc > 2 ? atoi(argv[2]) : 2;
 	long hold_ms = argc > 3 ? atol(argv[3]) : 1000;
+	static const char *const names[] = { "mutex", "sem", "rwlock", "barrier" };
+	const char *name = argc > 4 ? argv[4] : "mutex";
 	pthread_t t;
 	char c;
 
+	for (fam = MUTEX; fam <= BARRIER && strcmp(name, names[fam]); fam++)
+		;
+	if (fam > BARRIER) {
+		fprintf(stderr, "waits: no family '%s' (mutex, sem, rwlock, barrier)\n", name);
+		return 2;
+	}
+	if (sem_init(&s, 0, 0) || pthread_barrier_init(&b, 0, 2))
+		return 2;
 	if (pipe(go) || pipe(done) || pthread_create(&t, 0, worker, 0))
 		return 2;
 	while (!worker_tid)
 		sched_yield();
 	for (int i = 0; i < nshort + nlong; i++) {
-		pthread_mutex_lock(&m);
+		block();
 		if (write(go[1], "g", 1) != 1)
 			return 2;
 		int in;
@@ -69,12 +135,12 @@ int main(int argc, char **argv)
 			struct timespec d = { hold_ms / 1000, (hold_ms % 1000) * 1000000L };
 			nanosleep(&d, 0);
 		}
-		pthread_mutex_unlock(&m);
+		let_through();
 		if (read(done[0], &c, 1) != 1)
 			return 2;
 	}
 	if (write(go[1], "q", 1) != 1 || pthread_join(t, 0))
 		return 2;
-	printf("waits: short=%d long=%d\n", nshort, nlong);
+	printf("waits: %s short=%d long=%d\n", name, nshort, nlong);
 	return 0;
 }

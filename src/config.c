@@ -25,10 +25,10 @@
  *                    above the initial value where sem_init gave one and
  *                    N elsewhere (init:N; sem_open'ed semaphores).
  *   SYNCTRACE_THRESHOLD  DURATION (100us, 2ms, 1s; 0 off, the default)
- *                    contention level: a mutex, semaphore, rwlock or
- *                    barrier wait shorter than it is aggregated
+ *                    contention level: a wait (mutex, semaphore, rwlock,
+ *                    barrier, condvar) shorter than it is aggregated
  *                    (src/trace/summary.h), not recorded; the longer
- *                    ones, and condvar waits, are recorded event by event
+ *                    ones are recorded event by event
  *                    (tracepoints/batch.c holds a wait's records until it
  *                    ends). Needs batching (SYNCTRACE_BATCH, default on).
  *   SYNCTRACE_SUMMARY_BUCKETS  1..64 (default 64)

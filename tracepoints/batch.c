@@ -496,7 +496,8 @@ static int arg_slot(const char *args, const char *name)
 void st_batch_init(void)
 {
 	static const enum st_evi begins[] = { ST_EVI_mutex_requested, ST_EVI_sem_wait_begin,
-					      ST_EVI_rwlock_requested, ST_EVI_barrier_arrival };
+					      ST_EVI_rwlock_requested, ST_EVI_barrier_arrival,
+					      ST_EVI_cond_enqueued };
 	static const enum st_evi ends[] = { ST_EVI_mutex_acquired, ST_EVI_mutex_timeout,
 					    ST_EVI_sem_acquired,   ST_EVI_sem_timeout,
 					    ST_EVI_rwlock_acquired, ST_EVI_rwlock_timeout,
@@ -505,6 +506,7 @@ void st_batch_init(void)
 		st_batch_wait_begins[begins[i]] = 1;
 	for (unsigned i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
 		st_batch_wait_slot[ends[i]] = (unsigned char)(arg_slot(st_ev_args[ends[i]], "wait_ns") + 1);
+	st_batch_wait_slot[ST_EVI_cond_relocked] = ST_WAIT_SINCE_HOLD;
 	real_exit = (exit_fn)dlsym(RTLD_NEXT, "_exit");
 	real_Exit = (exit_fn)dlsym(RTLD_NEXT, "_Exit");
 	const char *s = getenv("SYNCTRACE_BATCH");

@@ -12,8 +12,8 @@
 /* SYNCTRACE_BATCH: 1 (default) record events in per-thread buffers, 0 one
  * LTTng event per transition (format 2). Set by st_batch_init. */
 extern int st_batch_on;
-/* SYNCTRACE_THRESHOLD (meta:config), 0 off: a mutex, semaphore, rwlock
- * or barrier wait shorter than this is aggregated, not recorded
+/* SYNCTRACE_THRESHOLD (meta:config), 0 off: a wait (mutex, semaphore,
+ * rwlock, barrier, condvar) shorter than this is aggregated, not recorded
  * (st_batch_hold, st_batch_wait_end). */
 extern int64_t st_batch_threshold_ns;
 
@@ -34,6 +34,7 @@ struct st_batch {
 	uint32_t hold;         /* while holding: where the open wait's records begin */
 	int holding;           /* 1: [hold, head) is a wait not ended: not written out */
 	uint64_t hold_obj;     /* the object it waits for (its records' first field) */
+	int64_t hold_ns;       /* its first record's time */
 	struct st_batch *next; /* in batch.c's lists, under their lock */
 	/* The owner's record clock (st_batch_clock): its anchor pair, the
 	 * counts it is used for (0: read CLOCK_MONOTONIC), its last time. */
@@ -133,15 +134,20 @@ static inline void st_batch_commit(uint32_t need, int64_t now)
 		st_batch_write_out(b);
 }
 
-/* SYNCTRACE_THRESHOLD: the record just reserved begins a wait on obj
- * (st_batch_wait_begins): it and the thread's next records are held until
- * the wait ends (a wait already held is recorded: a signal handler's wait
- * inside another). */
-static inline void st_batch_hold(uint64_t obj)
+/* SYNCTRACE_THRESHOLD: the record just reserved, at time now, begins a
+ * wait on obj (st_batch_wait_begins): it and the thread's next records are
+ * held until the wait ends. A wait on another object while one is held
+ * (a condvar wait's relock of its mutex, a signal handler's wait) is part
+ * of the held one: ended and judged with it. One on the same object means
+ * the held one never ended (an error path): that one is recorded. */
+static inline void st_batch_hold(uint64_t obj, int64_t now)
 {
 	struct st_batch *b = st_mine;
+	if (b->holding && b->hold_obj != obj)
+		return;
 	b->hold = b->head;
 	b->hold_obj = obj;
+	b->hold_ns = now;
 	__atomic_store_n(&b->holding, 1, __ATOMIC_RELAXED); /* published by commit's release */
 }
 /* A wait on obj ended after wait_ns (an event of st_batch_wait_slot, just
@@ -150,13 +156,13 @@ static inline void st_batch_hold(uint64_t obj)
  * the same if one of them has no aggregator). */
 void st_batch_wait_end(uint64_t obj, uint64_t wait_ns);
 /* The events that begin a held wait (mutex:requested, sem:wait_begin,
- * rwlock:requested, barrier:arrival: 1), and those that end one (their
- * `wait_ns` field's slot + 1: acquired, timeout, departure). Condvar waits
- * are always recorded: their signaler's records (signaled, and the
- * hand-offs of other waiters) name the waiter's node, and a reader would
- * meet them without the wait they belong to. */
+ * rwlock:requested, barrier:arrival, cond:enqueued: 1), and those that end
+ * one: their `wait_ns` field's slot + 1 (acquired, timeout, departure), or
+ * ST_WAIT_SINCE_HOLD, the time since the wait's first record
+ * (cond:relocked: a condvar wait lasts until its mutex is held again). */
 extern unsigned char st_batch_wait_begins[ST_EVI_N];
 extern unsigned char st_batch_wait_slot[ST_EVI_N];
+#define ST_WAIT_SINCE_HOLD 255
 
 /* The calling thread ends: its records are written out and its buffer
  * goes back to the pool (later events of the thread are emitted singly). */

@@ -533,12 +533,15 @@ static __thread int64_t st_next_at __attribute__((tls_model("initial-exec")));
 				memcpy(p_ + 2, w_, sizeof(w_));                   \
 				if (__builtin_expect(st_batch_threshold_ns != 0, 0) && \
 				    st_batch_wait_begins[ST_EVI_##fam##_##name])  \
-					st_batch_hold(w_[0]);                     \
+					st_batch_hold(w_[0], now_);               \
 				st_batch_commit(n_ + 2, now_);                    \
 				if (__builtin_expect(st_batch_threshold_ns != 0, 0) && \
-				    st_batch_wait_slot[ST_EVI_##fam##_##name])    \
-					st_batch_wait_end(w_[0],                  \
-						w_[st_batch_wait_slot[ST_EVI_##fam##_##name] - 1]); \
+				    st_batch_wait_slot[ST_EVI_##fam##_##name]) {  \
+					const unsigned s_ = st_batch_wait_slot[ST_EVI_##fam##_##name]; \
+					st_batch_wait_end(w_[0], s_ == ST_WAIT_SINCE_HOLD \
+						? (uint64_t)(now_ - st_mine->hold_ns) \
+						: w_[s_ - 1]);                    \
+				}                                                 \
 				return;                                           \
 			}                                                         \
 			if (!lttng_ust_tracepoint_enabled(synctrace_##fam, name)) { \

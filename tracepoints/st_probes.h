@@ -28,7 +28,7 @@
 			   * loaded objects as meta:module; 8: summary
 			   * counts COND_FUTILE, COND_NOBODY, COND_WENT_ON;
 			   * 9: a threshold aggregates the short waits of
-			   * semaphores, rwlocks and barriers too */
+			   * semaphores, rwlocks, barriers and condvars too */
 
 /* (t1, n1, t2, n2, ...) → "t1 n1, t2 n2, ..." and "n1, n2, ...". */
 #define ST_NARGS(...) ST_NARGS_(__VA_ARGS__, 20, 19, 18, 17, 16, 15, 14, 13, \

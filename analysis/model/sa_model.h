@@ -67,8 +67,9 @@ struct sa_proc {
 	int have_config, sem_max_mode, sem_max;
 	/* Its all_mutexes_spin (format 2.1; have_mutex_spin 0 = unknown). */
 	int have_mutex_spin, all_mutexes_spin;
-	/* SYNCTRACE_THRESHOLD (format 3.4; 0 off): its mutex waits shorter
-	 * than this came as summaries, the longer ones as events. */
+	/* SYNCTRACE_THRESHOLD (format 3.4; 0 off): its mutex waits (from
+	 * 3.9: every kind) shorter than this came as summaries, the longer
+	 * ones as events. */
 	uint64_t threshold_ns;
 	/* Units of work (synctrace_work:done, or the --work-event). */
 	uint64_t units, unit_events;

@@ -146,12 +146,12 @@ void sa_summary_build(const struct sa_model *m, const struct sa_report_opts *o,
 		if (p->threshold_ns)
 			sa_table_note(t, "pid %d: SYNCTRACE_THRESHOLD=%lluns: %s waits shorter "
 				      "than that are counted from summaries (no events, no timeline: who made "
-				      "them wait, wake latencies and a barrier's for-last and spread cover "
-				      "the recorded waits only); the longer ones%s were recorded event by "
+				      "them wait, wake outcomes and latencies, a barrier's for-last and spread "
+				      "cover the recorded waits only); the longer ones were recorded event by "
 				      "event", p->vpid,
 				      (unsigned long long)p->threshold_ns,
-				      p->fmt_minor >= 9 ? "mutex, semaphore, rwlock and barrier" : "mutex",
-				      p->fmt_minor >= 9 ? ", and every condvar wait," : "");
+				      p->fmt_minor >= 9 ? "mutex, semaphore, rwlock, barrier and condvar"
+							: "mutex");
 		if (!p->have_start)
 			sa_table_note(t, "pid %d: no synctrace_meta:start (tracing began after "
 				      "the process started): format and level unknown",

@@ -286,8 +286,8 @@ static void ledger_cells(struct sa_cell *c, const struct sa_wl_counts *k)
 	sa_set_u(&c[L_FUTILE], k->out[SA_WL_FUTILE]);
 	sa_set_u(&c[L_PASSED_ON], k->out[SA_WL_PASSED_ON]);
 	sa_set_u(&c[L_UNDECIDED], k->woken > decided ? k->woken - decided : 0);
-	if (k->woken)
-		sa_set_f(&c[L_USEFUL_SHARE], (double)k->out[SA_WL_WON] / (double)k->woken);
+	if (decided) /* of the wakes whose outcome is known (not undecided) */
+		sa_set_f(&c[L_USEFUL_SHARE], (double)k->out[SA_WL_WON] / (double)decided);
 	sa_set_u(&c[L_MET_LEAVING], k->met_leaving);
 	sa_set_u(&c[L_WENT_ON], k->went_on);
 	sa_set_u(&c[L_MULTI], k->multi);
@@ -404,7 +404,9 @@ static void ledger_tables(const struct sa_model *m, const struct sa_report_opts 
 		      "semaphore posts); woken: threads they woke; won: got past the object; "
 		      "lost, slept: slept on it again first (a barger or spinner took it); futile: "
 		      "a condvar waiter that waited again without releasing the mutex; passed on: "
-		      "cancelled holding its signal; undecided: not matched, or the trace ended");
+		      "cancelled holding its signal; undecided: not matched (a waiter's wait "
+		      "below SYNCTRACE_THRESHOLD has no events), or the trace ended; useful%%: won "
+		      "of the decided");
 	sa_table_note(t, "met leaving: condvar waiters already timing out or cancelled that a "
 		      "signal met (went on: it took the next one); sched delay: wake call to the "
 		      "woken thread running; reacquire: from then to owning the object "

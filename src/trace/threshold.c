@@ -1,5 +1,5 @@
-/* SYNCTRACE_THRESHOLD: the probes (tracepoints/batch.c) hold a mutex
- * wait's records until it ends, and hand those of a short wait here, one
+/* SYNCTRACE_THRESHOLD: the probes (tracepoints/batch.c) hold a wait's
+ * records until it ends, and hand those of a short wait here, one
  * by one, for the summary level's aggregators (src/trace/summary.h)
  * instead of recording them. */
 #include <stdint.h>

@@ -3,7 +3,7 @@
 # (each surely contended), the long ones are recorded event by event and
 # the short ones only counted (summaries), exactly; without a threshold
 # every wait is recorded. The report says which waits were sampled. The
-# same for a semaphore's, a rwlock's and a barrier's waits.
+# same for a semaphore's, a rwlock's, a barrier's and a condvar's waits.
 # Then many short waits of 4 threads (hot.c) under a threshold: the run
 # ends, and every acquisition is counted (the object's own counter).
 # usage: check.sh SYNCTRACE WAITS_PROGRAM HOT_PROGRAM
@@ -67,8 +67,10 @@ grep 'synctrace_mutex:acquired:' "$T/events.threshold" | sed -n 's/.*wait_ns = \
 waited() { # waited REPORT.json KIND: the waits of that row of waits.top
 	jq -r ".tables[] | select(.name == \"waits.top\") | .rows[] | select(.kind == \"$2\") | .waits" "$1"
 }
-for fam in sem:wait_begin:acquired:sem rwlock:requested:acquired:rwlock-read barrier:arrival:departure:barrier; do
-	IFS=: read -r f begin end kind <<<"$fam"
+# FAMILY:FIRST:LAST:KIND:DURATION (the event whose wait_ns is the wait's)
+for fam in sem:wait_begin:acquired:sem:acquired rwlock:requested:acquired:rwlock-read:acquired \
+	barrier:arrival:departure:barrier:departure cond:enqueued:relocked:cond:woke; do
+	IFS=: read -r f begin end kind durev <<<"$fam"
 	for mode in threshold none; do
 		args=(record -q -o "$T/$f.$mode")
 		[ $mode = threshold ] && args+=(--threshold $thr)
@@ -92,12 +94,12 @@ for fam in sem:wait_begin:acquired:sem rwlock:requested:acquired:rwlock-read bar
 	n=$(count 'synctrace_summary:object:' $f.threshold)
 	[ "$n" -ge 1 ] && pass "$f threshold: the short waits came as summaries ($n)" ||
 		fail "$f threshold: no summary event"
-	grep "synctrace_$f:$end:" "$T/events.$f.threshold" | sed -n 's/.*wait_ns = \([0-9]*\).*/\1/p' |
+	grep "synctrace_$f:$durev:" "$T/events.$f.threshold" | sed -n 's/.*wait_ns = \([0-9]*\).*/\1/p' |
 		while read -r ns; do [ "$ns" -ge 400000000 ] || echo short; done | grep -q short &&
 		fail "$f threshold: a recorded wait is shorter than 400 ms" ||
 		pass "$f threshold: every recorded wait lasted 400 ms or more"
 	jq -r '.tables[] | select(.name == "summary.processes") | .notes[]?' "$T/r.$f.threshold.json" |
-		grep -q "mutex, semaphore, rwlock and barrier waits shorter" &&
+		grep -q "mutex, semaphore, rwlock, barrier and condvar waits shorter" &&
 		pass "$f threshold: the report names the waits sampled" ||
 		fail "$f threshold: the report does not name the waits sampled"
 done

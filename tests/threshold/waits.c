@@ -1,11 +1,12 @@
 /* SHORT short and LONG long waits of one thread on one object of FAMILY
- * (mutex m, semaphore s, rwlock rw or barrier b), each a sure wait: the
- * worker blocks (mutex: m is held; sem: s is 0; rwlock: rw is
- * write-held; barrier: it arrives first), main waits until it sleeps in
- * the futex call (its /proc syscall file says so), then lets it through
- * at once (short) or HOLD_MS later (long): unlock, post, unlock, arrive.
+ * (mutex m, semaphore s, rwlock rw, barrier b or condvar cv), each a sure
+ * wait: the worker blocks (mutex: m is held; sem: s is 0; rwlock: rw is
+ * write-held; barrier: it arrives first; cond: it waits for a flag), main
+ * waits until it sleeps in the futex call (its /proc syscall file says
+ * so), then lets it through at once (short) or HOLD_MS later (long):
+ * unlock, post, unlock, arrive, set the flag and signal under cm.
  * Prints "waits: FAMILY short=S long=L" on success.
- * usage: waits SHORT LONG HOLD_MS [mutex|sem|rwlock|barrier] */
+ * usage: waits SHORT LONG HOLD_MS [mutex|sem|rwlock|barrier|cond] */
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdio.h>
@@ -19,7 +20,10 @@ static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 static sem_t s;
 static pthread_rwlock_t rw = PTHREAD_RWLOCK_INITIALIZER;
 static pthread_barrier_t b;
-static enum { MUTEX, SEM, RWLOCK, BARRIER } fam;
+static pthread_mutex_t cm = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+static int flag;
+static enum { MUTEX, SEM, RWLOCK, BARRIER, COND } fam;
 static int go[2], done[2];
 static volatile pid_t worker_tid;
 
@@ -40,6 +44,13 @@ static void wait_once(void)
 		break;
 	case BARRIER:
 		pthread_barrier_wait(&b);
+		break;
+	case COND:
+		pthread_mutex_lock(&cm);
+		while (!flag)
+			pthread_cond_wait(&cv, &cm);
+		flag = 0;
+		pthread_mutex_unlock(&cm);
 		break;
 	}
 }
@@ -67,6 +78,12 @@ static void let_through(void)
 		break;
 	case BARRIER:
 		pthread_barrier_wait(&b);
+		break;
+	case COND:
+		pthread_mutex_lock(&cm);
+		flag = 1;
+		pthread_cond_signal(&cv);
+		pthread_mutex_unlock(&cm);
 		break;
 	}
 }
@@ -103,15 +120,15 @@ int main(int argc, char **argv)
 {
 	int nshort = argc > 1 ? atoi(argv[1]) : 10, nlong = argc > 2 ? atoi(argv[2]) : 2;
 	long hold_ms = argc > 3 ? atol(argv[3]) : 1000;
-	static const char *const names[] = { "mutex", "sem", "rwlock", "barrier" };
+	static const char *const names[] = { "mutex", "sem", "rwlock", "barrier", "cond" };
 	const char *name = argc > 4 ? argv[4] : "mutex";
 	pthread_t t;
 	char c;
 
-	for (fam = MUTEX; fam <= BARRIER && strcmp(name, names[fam]); fam++)
+	for (fam = MUTEX; fam <= COND && strcmp(name, names[fam]); fam++)
 		;
-	if (fam > BARRIER) {
-		fprintf(stderr, "waits: no family '%s' (mutex, sem, rwlock, barrier)\n", name);
+	if (fam > COND) {
+		fprintf(stderr, "waits: no family '%s' (mutex, sem, rwlock, barrier, cond)\n", name);
 		return 2;
 	}
 	if (sem_init(&s, 0, 0) || pthread_barrier_init(&b, 0, 2))

@@ -83,6 +83,7 @@ rm -rf "$T/ring"
 # --warn-rate: 1M pairs at the full level grow the trace faster than 1 MB/s.
 run_st 0 "--warn-rate 1M" record --warn-rate 1M --level full -o "$T/rate" -- sh -c "\"$prog\" 2 1000000 && sleep 1.5"
 err_says "--warn-rate" 'warning: the trace grows at [0-9]+ MB/s'
+err_says "--warn-rate: what to do" 'bound it, --threshold 1ms .*or --level summary'
 rm -rf "$T/rate"
 
 # Bad values are refused before anything is recorded.

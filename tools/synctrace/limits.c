@@ -96,7 +96,9 @@ void limits_tick(void)
 		if (rate > (double)opts->warn_rate && !opts->quiet) {
 			progress_end();
 			say("warning: the trace grows at %.0f MB/s (%.0f MB so far); --max-size, "
-			    "--duration or --keep-last bound it", rate / 1e6, (double)bytes / 1e6);
+			    "--duration or --keep-last bound it, --threshold 1ms (only waits of "
+			    "1 ms or more as events) or --level summary (counts only) shrink it",
+			    rate / 1e6, (double)bytes / 1e6);
 			warned = 1;
 		}
 		rate_bytes = bytes;

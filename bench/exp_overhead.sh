@@ -160,7 +160,7 @@ overhead_instructions() {
 }
 
 # The slowdown of tracing itself: synctrace untraced over synctrace traced
-# (contention, full, summary), paired by repeat, median [min-max]; issue 3's
+# (contention, threshold, full, summary), paired by repeat, median [min-max]; issue 3's
 # bar is 1.3 at the contention level, issue 21's 1.05 at the summary level. Beside it, the traced run against glibc
 # untraced (what the program ran at before synctrace).
 overhead_slowdown() {
@@ -171,7 +171,7 @@ overhead_slowdown() {
 		if (!($1 in seen)) {seen[$1] = ++nw; w[nw] = $1}; if ($3 + 1 > nr) nr = $3 + 1}
 		function stat(a, k,   i, j, t) {for (i = 2; i <= k; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) {t = a[j]; a[j] = a[j - 1]; a[j - 1] = t}
 			return sprintf("%.2fx [%.2f-%.2f]", a[int((k + 1) / 2)], a[1], a[k])}
-		END {for (i = 1; i <= nw; i++) for (m = 1; m <= 3; m++) {mode = m == 1 ? "contention" : m == 2 ? "full" : "summary"; k = 0; g = 0
+		END {for (i = 1; i <= nw; i++) for (m = 1; m <= 4; m++) {mode = m == 1 ? "contention" : m == 2 ? "threshold" : m == 3 ? "full" : "summary"; k = 0; g = 0
 			for (r = 0; r < nr; r++) {
 				if (v[w[i], mode, r] > 0 && v[w[i], "preload", r] > 0) x[++k] = v[w[i], "preload", r] / v[w[i], mode, r]
 				if (v[w[i], mode, r] > 0 && v[w[i], "glibc", r] > 0) y[++g] = v[w[i], mode, r] / v[w[i], "glibc", r]}

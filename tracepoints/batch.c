@@ -389,6 +389,14 @@ void st_batch_retire(void)
 	rings_unlock();
 }
 
+void st_batch_flush(void)
+{
+	rings_lock();
+	for (struct st_batch *b = st_rings; b; b = b->next)
+		write_out(b, 1); /* waits for a writer at work on it */
+	rings_unlock();
+}
+
 void st_batch_stop(void)
 {
 	rings_lock();

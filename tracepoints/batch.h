@@ -167,6 +167,10 @@ extern unsigned char st_batch_wait_slot[ST_EVI_N];
 /* The calling thread ends: its records are written out and its buffer
  * goes back to the pool (later events of the thread are emitted singly). */
 void st_batch_retire(void);
+/* synctrace_flush (st_probes.flush): every thread's records are written
+ * out now, but for a held wait's (SYNCTRACE_THRESHOLD: it is not decided
+ * yet). */
+void st_batch_flush(void);
 /* The process stops tracing: every buffer is written out, batching ends. */
 void st_batch_stop(void);
 

@@ -610,6 +610,7 @@ static struct st_probes st_table = {
 #undef ST_EVENT
 	.record_time = st_record_time,
 	.record_at = st_record_at,
+	.flush = st_batch_flush,
 };
 
 /* A call whose caller is in the tracer's code is the tracer's own and is

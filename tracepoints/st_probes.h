@@ -91,6 +91,9 @@ struct st_probes {
 	 * shared.c) gets time t. */
 	int64_t (*record_time)(void);
 	void (*record_at)(int64_t t);
+	/* synctrace_flush (include/synctrace/flush.h): every thread's batched
+	 * records go to LTTng now. */
+	void (*flush)(void);
 };
 
 /* Every event, numbered as in st_probes (the two libraries' tables; not

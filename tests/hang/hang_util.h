@@ -16,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <synctrace/flush.h>
+
 #define HANG_FUTEX SYS_futex
 #define HANG_NANOSLEEP SYS_clock_nanosleep
 
@@ -86,9 +88,13 @@ static inline void hang_say_ready(const char *path)
 	 * 10 ms old, every 5 ms (tracepoints/batch.c), and a Ctrl-C kills the
 	 * process with what is not written out. A user's Ctrl-C comes long
 	 * after a hang began; the test's may come at once (one full test run
-	 * lost every record that way): give the flusher three of its periods
-	 * and more. */
-	hang_nap(30000000);
+	 * lost every record that way): write them out before saying ready.
+	 * Traced at the contention or full level, synctrace_flush is there and
+	 * succeeds; anything else is a failure of the test's set-up. */
+	if (synctrace_flush_now()) {
+		fprintf(stderr, "hang test: synctrace_flush failed (not traced?)\n");
+		exit(2);
+	}
 	if (getenv("HANG_IGNORE_INT"))
 		signal(SIGINT, SIG_IGN);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);

@@ -9,6 +9,15 @@ for sub in record report run merge diff top; do
 	else fail "$sub --help"; cat "$T/out" >&2; fi
 done
 if "$SYNCTRACE" --help | grep -q "synctrace record"; then pass "--help"; else fail "--help"; fi
+# Every option record, run, merge and diff list is in the man page (report
+# refers to its --help; top's words name lttng's "--live" too).
+for sub in record run merge diff; do
+	missing=
+	for o in $("$SYNCTRACE" $sub --help 2>&1 | grep -oE '(^|[ ,[])--[a-z][a-z-]+' | sed 's/^[ ,[]*//' | sort -u); do
+		grep -qF -- "$(sed 's/-/\\-/g' <<<"$o")" "$man" || missing="$missing $o"
+	done
+	[ -z "$missing" ] && pass "man page: every option of $sub" || fail "man page lacks $sub's$missing"
+done
 "$SYNCTRACE" no-such-subcommand >/dev/null 2>&1
 [ $? -eq 125 ] && pass "unknown subcommand: 125" || fail "unknown subcommand"
 if command -v groff >/dev/null; then

@@ -150,6 +150,21 @@ static inline int64_t st_trace_record_time(void)
 	return t;
 }
 
+/* synctrace_flush (src/export/flush.c): every thread's batched records to
+ * LTTng now. 0 done; -1 not tracing at the contention or full level, or
+ * called from inside the tracer. */
+static inline int st_trace_flush(void)
+{
+	if (!st_tracing() || st_load_relaxed(&st_trace_flags) == ST_TRACE_SUMMARY ||
+	    !st_trace_enter())
+		return -1;
+	const void *caller = st_tls.caller;
+	st_load_acquire(&st_probes_in)->flush();
+	st_tls.caller = caller;
+	st_trace_leave();
+	return 0;
+}
+
 /* For full-level events on fast paths, where the caller is known inline:
  *   if (st_tracing_full_from(caller)) st_<family>_ev_<event>(...); */
 #define st_tracing_full_from(caller) (st_tracing_full() && (st_set_caller(caller), 1))

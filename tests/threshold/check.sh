@@ -64,7 +64,7 @@ grep 'synctrace_mutex:acquired:' "$T/events.threshold" | sed -n 's/.*wait_ns = \
 	fail "threshold: a recorded wait is shorter than 400 ms" || pass "threshold: every recorded wait lasted 400 ms or more"
 # The other families: the wait's first and last events are the long
 # waits' only, and "where threads wait" counts every wait either way.
-waited() { # waited REPORT.json KIND: the waits of that row of waits.top
+waited() { # waited JSON KIND: the waits of that row of waits.top in the report JSON
 	jq -r ".tables[] | select(.name == \"waits.top\") | .rows[] | select(.kind == \"$2\") | .waits" "$1"
 }
 # FAMILY:FIRST:LAST:KIND:DURATION (the event whose wait_ns is the wait's)

@@ -89,8 +89,18 @@ static void write_out(struct st_batch *b, int owner)
 		sched_yield();
 	}
 	uint32_t d = b->done, h = __atomic_load_n(&b->head, __ATOMIC_ACQUIRE);
-	if (__atomic_load_n(&b->holding, __ATOMIC_RELAXED))
-		h = b->hold; /* an open wait's records wait for its end */
+	if (__atomic_load_n(&b->holding, __ATOMIC_ACQUIRE)) {
+		/* An open wait's records wait for its end, unless it has lasted
+		 * the threshold already: then it is recorded whatever its end,
+		 * and its records go out now, not a whole long wait late (a
+		 * reader holds events ST_MERGE_NS behind the newest). Under the
+		 * lock: the owner's aggregation of a short wait takes it too. */
+		if (st_batch_now() - __atomic_load_n(&b->hold_ns, __ATOMIC_RELAXED) >=
+		    st_batch_threshold_ns)
+			__atomic_store_n(&b->holding, 0, __ATOMIC_RELEASE);
+		else
+			h = b->hold;
+	}
 	while (d != h) { /* one event, or two when the records wrap */
 		uint32_t at = d % ST_RING, k = h - d;
 		if (k > ST_RING - at)
@@ -357,6 +367,10 @@ void st_batch_wait_end(uint64_t obj, uint64_t wait_ns)
 	/* Under the lock: the flusher reads head and the hold together. */
 	while (__atomic_exchange_n(&b->lock, 1, __ATOMIC_ACQUIRE))
 		sched_yield();
+	if (!b->holding) { /* a writer found it as long as the threshold: out already */
+		__atomic_store_n(&b->lock, 0, __ATOMIC_RELEASE);
+		return;
+	}
 	uint32_t at = b->hold, h = b->head;
 	if (each_record(b, at, h, takes)) {
 		/* The aggregators may emit (a full table): those events go out

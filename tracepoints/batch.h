@@ -34,7 +34,8 @@ struct st_batch {
 	uint32_t hold;         /* while holding: where the open wait's records begin */
 	int holding;           /* 1: [hold, head) is a wait not ended: not written out */
 	uint64_t hold_obj;     /* the object it waits for (its records' first field) */
-	int64_t hold_ns;       /* its first record's time */
+	int64_t hold_ns;       /* its first record's time (a writer releases a
+			        * hold that has lasted the threshold) */
 	struct st_batch *next; /* in batch.c's lists, under their lock */
 	/* The owner's record clock (st_batch_clock): its anchor pair, the
 	 * counts it is used for (0: read CLOCK_MONOTONIC), its last time. */
@@ -147,8 +148,10 @@ static inline void st_batch_hold(uint64_t obj, int64_t now)
 		return;
 	b->hold = b->head;
 	b->hold_obj = obj;
-	b->hold_ns = now;
-	__atomic_store_n(&b->holding, 1, __ATOMIC_RELAXED); /* published by commit's release */
+	__atomic_store_n(&b->hold_ns, now, __ATOMIC_RELAXED);
+	/* With the fields above for a writer that sees it (write_out); the
+	 * records themselves are published by commit's release of head. */
+	__atomic_store_n(&b->holding, 1, __ATOMIC_RELEASE);
 }
 /* A wait on obj ended after wait_ns (an event of st_batch_wait_slot, just
  * committed). If it is the held wait: recorded if it lasted the threshold,

@@ -195,14 +195,17 @@ static int report(void *arg, uint64_t stop_after, volatile uint64_t *progress, i
 		goto out;
 	sa_merge_drain(&st.merge); /* an input cut short: what came is reported */
 	if (st.merge.late)
-		sa_graph_message(&st.opts, "%llu batched events reached the trace more than %lld ms "
-				 "after they happened and were analyzed out of time order",
-				 (unsigned long long)st.merge.late, (long long)(ST_MERGE_NS / 1000000));
+		sa_graph_message(&st.opts, "%llu batched events were analyzed out of time order: "
+				 "a later event had been analyzed (they reached the trace more than "
+				 "%lld ms after they happened, or behind a later record of their thread)",
+				 (unsigned long long)st.merge.late, (long long)(st.merge.window / 1000000));
 	if (st.merge.unknown || st.merge.bad)
 		sa_graph_message(&st.opts, "%llu batched records of events this analyzer does not "
 				 "know and %llu malformed ones were skipped",
 				 (unsigned long long)st.merge.unknown, (unsigned long long)st.merge.bad);
-	if (st.dump) { /* --events: the lines are the output */
+	if (st.dump) { /* --events: the lines are the output, what was noted goes to stderr */
+		for (unsigned i = 0; i < st.opts.nmessages; i++)
+			fprintf(stderr, PROG ": %s\n", st.opts.messages[i]);
 		if (ferror(st.dump) || (st.dump != stdout && fclose(st.dump))) {
 			fprintf(stderr, PROG ": writing the events failed\n");
 			rc = 2;

@@ -23,6 +23,7 @@ void sa_merge_init(struct sa_merge *m, sa_merge_out out, void *ctx)
 	m->out = out;
 	m->ctx = ctx;
 	m->newest = m->fed = INT64_MIN;
+	m->window = ST_MERGE_NS;
 }
 
 static int before(const struct sa_merge_src *a, const struct sa_merge_src *b)
@@ -142,7 +143,7 @@ static void pop(struct sa_merge *m)
 
 static void release(struct sa_merge *m)
 {
-	while (m->n && m->heap[0]->ts <= m->newest - ST_MERGE_NS)
+	while (m->n && m->heap[0]->ts <= m->newest - m->window)
 		pop(m);
 }
 
@@ -215,6 +216,12 @@ static int copy_strings(struct sa_merge_src *s)
 
 void sa_merge_event(struct sa_merge *m, const struct sa_event *e)
 {
+	int64_t t;
+	if (e->id == SA_EV_meta_config && sa_ev_at(e, SA_F_meta_config_threshold_ns, &t) && t > 0) {
+		int64_t w = t < ST_MERGE_MAX_NS - ST_MERGE_NS ? t + ST_MERGE_NS : ST_MERGE_MAX_NS;
+		if (w > m->window)
+			m->window = w; /* a threshold's waits are written once long */
+	}
 	if (!m->active) {
 		m->out(m->ctx, e);
 		return;

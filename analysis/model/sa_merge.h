@@ -12,7 +12,10 @@
  * straight through.
  *
  * Memory: the held events are those of the last ST_MERGE_NS of the trace,
- * never more. A record older than an event already fed (its thread was not
+ * never more; for a trace recorded with SYNCTRACE_THRESHOLD (its
+ * meta:config), the threshold more, at most ST_MERGE_MAX_NS in all: a wait's
+ * records are held by the tracer until it is known to be long, up to the
+ * threshold. A record older than an event already fed (its thread was not
  * written out in time) is fed late, out of order, and counted. */
 #ifndef SA_MERGE_H
 #define SA_MERGE_H
@@ -20,6 +23,8 @@
 #include <stdint.h>
 
 #include "sa_event.h"
+
+#define ST_MERGE_MAX_NS 10000000000LL /* 10 s: a threshold's window at most */
 
 typedef void (*sa_merge_out)(void *ctx, const struct sa_event *e);
 
@@ -31,6 +36,7 @@ struct sa_merge {
 	int active;               /* a batch was seen: events are held */
 	int64_t newest;           /* ns: the newest time pushed */
 	int64_t fed;              /* ns: the last time fed */
+	int64_t window;           /* ns: how far behind the newest events are held */
 	uint64_t seq;             /* arrival order, for ties */
 	struct sa_merge_src **heap;
 	unsigned n, cap;

@@ -183,6 +183,12 @@ void sa_html_render(const struct sa_model *m, const struct sa_report_opts *o,
 	if (sa_lower_bounds(m))
 		fputs("<p class=\"warn\">LOWER BOUNDS: the tracer discarded events; event-derived "
 		      "counts are lower bounds.</p>\n", out);
+	char sampled[320];
+	if (sa_sampled_line(m, sampled, sizeof(sampled))) {
+		fputs("<p class=\"warn\">", out);
+		sa_html_esc(out, sampled);
+		fputs("</p>\n", out);
+	}
 	for (unsigned i = 0; i < o->nmessages; i++) {
 		fputs("<p class=\"warn\">", out);
 		sa_html_esc(out, o->messages[i]);

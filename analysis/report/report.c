@@ -66,6 +66,9 @@ static void text_head(const struct sa_model *m, const struct sa_report_opts *o, 
 	if (sa_lower_bounds(m))
 		fputs("LOWER BOUNDS: the tracer discarded events (see the discarded "
 		      "table); event-derived counts are lower bounds.\n", out);
+	char sampled[320];
+	if (sa_sampled_line(m, sampled, sizeof(sampled)))
+		fprintf(out, "%s\n", sampled);
 }
 
 int sa_report_render(const struct sa_model *m, const struct sa_report_opts *o, FILE *out)

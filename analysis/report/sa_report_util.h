@@ -52,6 +52,9 @@ const struct sa_table *sa_report_find(const struct sa_report *r, const char *nam
 
 const char *sa_proc_name(const struct sa_model *m, uint32_t proc);
 int sa_lower_bounds(const struct sa_model *m);
+/* 1 with the sentence for the report's head when a process recorded with
+ * SYNCTRACE_THRESHOLD (its short waits are summaries), else 0. */
+int sa_sampled_line(const struct sa_model *m, char *buf, size_t len);
 void sa_set_u(struct sa_cell *c, uint64_t v);
 void sa_set_i(struct sa_cell *c, int64_t v);
 void sa_set_f(struct sa_cell *c, double v);

@@ -42,6 +42,36 @@ int sa_lower_bounds(const struct sa_model *m)
 	return m->ndiscards > 0;
 }
 
+int sa_sampled_line(const struct sa_model *m, char *buf, size_t len)
+{
+	uint64_t lo = 0, hi = 0;
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < m->nprocs; i++) {
+		uint64_t t = m->procs[i].threshold_ns;
+		if (!t)
+			continue;
+		if (!n++ || t < lo)
+			lo = t;
+		if (t > hi)
+			hi = t;
+	}
+	if (!n)
+		return 0;
+	char a[32], b[32], range[80], who[64] = "";
+	sa_fmt_ns(a, sizeof(a), (double)lo);
+	sa_fmt_ns(b, sizeof(b), (double)hi);
+	if (lo == hi)
+		snprintf(range, sizeof(range), "%s", a);
+	else
+		snprintf(range, sizeof(range), "%s to %s", a, b);
+	if (m->nprocs > 1)
+		snprintf(who, sizeof(who), ", %u of %u processes", n, m->nprocs);
+	snprintf(buf, len, "SAMPLED: waits shorter than %s (--threshold%s) are counted from "
+		 "summaries, not recorded: counts and wait totals are exact; who made them wait "
+		 "and their wake outcomes are the longer waits' only.", range, who);
+	return 1;
+}
+
 void sa_set_u(struct sa_cell *c, uint64_t v)
 {
 	c->null = 0;

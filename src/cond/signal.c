@@ -18,8 +18,9 @@ struct outcome {
  * hand-off of a traced ping-pong, whose waiter is still spinning and
  * replies as soon as it is released. Its time is read at the transition; it
  * is written before any other record of ours, so the thread's records
- * stay in time order: before the wait for leavers, before a wake's
- * records, else just after the release. Only addresses are written: after
+ * stay in time order: before the wake of a thread waiting for the
+ * condvar lock, before the wait for leavers, before a wake's records,
+ * else just after the release. Only addresses are written: after
  * the release the waiter may have returned and c be gone. Broadcasts, and
  * a trace whose events LTTng stamps (st_trace_record_time 0), write it in
  * place. */
@@ -81,7 +82,12 @@ static void signal_private(struct st_cond *c, int n, const void *caller, struct 
 	 * written atomically, under it. */
 	__atomic_store_n(&c->tail, p, __ATOMIC_RELEASE);
 	c->signals += moved;
-	st_cond_unlock(c);
+	/* st_cond_unlock, with the late record before the wake of a waiter
+	 * for the condvar lock (its futex:wake, a later record of ours). */
+	if (st_swap_release(&c->lock, 0) == 2) {
+		write_signaled(c, caller, &late); /* c is alive: we are in its signal */
+		st_futex_wake(&c->lock, 1, 0, c);
+	}
 	ST_FAULT_POINT(cond_signal_after_split);
 
 	if (leaving) {

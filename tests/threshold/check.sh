@@ -58,6 +58,16 @@ n=$(count 'synctrace_summary:object:' threshold)
 jq -r '.tables[] | select(.name == "summary.processes") | .notes[]?' "$T/r.threshold.json" |
 	grep -q "SYNCTRACE_THRESHOLD=400000000ns" && pass "the report says which waits were sampled" ||
 	fail "the report does not name the threshold: $(jq -c '.tables[] | select(.name == "summary.processes")' "$T/r.threshold.json" | cut -c1-400)"
+# The report's head says the trace is sampled; and the long waits' records,
+# written once a wait has lasted the threshold (not when it ends), came in
+# time order (a reader holds events the threshold + 100 ms behind).
+"$SYNCTRACE" report "$T/threshold" 2>/dev/null | head -5 | grep -q '^SAMPLED: waits shorter than 400 ms' &&
+	pass "the report's head says the short waits are only counted" ||
+	fail "the report's head does not say the trace is sampled"
+for mode in threshold none; do
+	jq -r '.messages[]' "$T/r.$mode.json" | grep -q 'out of time order' &&
+		fail "$mode: $(jq -r '.messages[]' "$T/r.$mode.json")" || pass "$mode: every record in time order"
+done
 # The recorded long waits are the long ones.
 grep 'synctrace_mutex:acquired:' "$T/events.threshold" | sed -n 's/.*wait_ns = \([0-9]*\).*/\1/p' |
 	while read -r ns; do [ "$ns" -ge 400000000 ] || echo short; done | grep -q short &&
@@ -80,6 +90,8 @@ for fam in sem:wait_begin:acquired:sem:acquired rwlock:requested:acquired:rwlock
 		trace_events "$T/$f.$mode" >"$T/events.$f.$mode"
 		"$SYNCTRACE" report --format json "$T/$f.$mode" >"$T/r.$f.$mode.json" 2>"$T/rerr" ||
 			fail "$f $mode: report failed: $(cat "$T/rerr")"
+		jq -r '.messages[]' "$T/r.$f.$mode.json" | grep -q 'out of time order' &&
+			fail "$f $mode: $(jq -r '.messages[]' "$T/r.$f.$mode.json")"
 		want=$((short + long))
 		[ $mode = threshold ] && want=$long
 		for ev in $begin $end; do

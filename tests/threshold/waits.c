@@ -5,6 +5,9 @@
  * waits until it sleeps in the futex call (its /proc syscall file says
  * so), then lets it through at once (short) or HOLD_MS later (long):
  * unlock, post, unlock, arrive, set the flag and signal under cm.
+ * Meanwhile a third thread fails a sem_trywait on a semaphore of its own
+ * every millisecond: records that keep coming while a long wait's are held
+ * (a reader would take those late if they waited for the wait's end).
  * Prints "waits: FAMILY short=S long=L" on success.
  * usage: waits SHORT LONG HOLD_MS [mutex|sem|rwlock|barrier|cond] */
 #include <pthread.h>
@@ -25,6 +28,20 @@ static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 static int flag;
 static enum { MUTEX, SEM, RWLOCK, BARRIER, COND } fam;
 static int go[2], done[2];
+static sem_t noise_sem;
+static volatile int noise_stop;
+
+static void *noise(void *arg)
+{
+	struct timespec ms = { 0, 1000000 };
+	(void)arg;
+	while (!noise_stop) {
+		if (sem_trywait(&noise_sem) == 0)
+			break;
+		nanosleep(&ms, 0);
+	}
+	return 0;
+}
 static volatile pid_t worker_tid;
 
 /* One wait of the worker's. */
@@ -122,7 +139,7 @@ int main(int argc, char **argv)
 	long hold_ms = argc > 3 ? atol(argv[3]) : 1000;
 	static const char *const names[] = { "mutex", "sem", "rwlock", "barrier", "cond" };
 	const char *name = argc > 4 ? argv[4] : "mutex";
-	pthread_t t;
+	pthread_t t, nt;
 	char c;
 
 	for (fam = MUTEX; fam <= COND && strcmp(name, names[fam]); fam++)
@@ -131,7 +148,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "waits: no family '%s' (mutex, sem, rwlock, barrier, cond)\n", name);
 		return 2;
 	}
-	if (sem_init(&s, 0, 0) || pthread_barrier_init(&b, 0, 2))
+	if (sem_init(&s, 0, 0) || sem_init(&noise_sem, 0, 0) || pthread_barrier_init(&b, 0, 2) ||
+	    pthread_create(&nt, 0, noise, 0))
 		return 2;
 	if (pipe(go) || pipe(done) || pthread_create(&t, 0, worker, 0))
 		return 2;
@@ -156,7 +174,8 @@ int main(int argc, char **argv)
 		if (read(done[0], &c, 1) != 1)
 			return 2;
 	}
-	if (write(go[1], "q", 1) != 1 || pthread_join(t, 0))
+	noise_stop = 1;
+	if (write(go[1], "q", 1) != 1 || pthread_join(t, 0) || pthread_join(nt, 0))
 		return 2;
 	printf("waits: %s short=%d long=%d\n", name, nshort, nlong);
 	return 0;

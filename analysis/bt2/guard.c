@@ -86,6 +86,14 @@ int sa_guard_run(sa_guarded_fn fn, void *arg, const char *what)
 			return WEXITSTATUS(status);
 		}
 		died = WTERMSIG(status);
+		if (died == SIGPIPE) {
+			/* Not the decoder: whoever read our output went away
+			 * (`report | head`). End as a filter does, quietly. */
+			munmap((void *)shared, sizeof(uint64_t));
+			signal(SIGPIPE, SIG_DFL);
+			raise(SIGPIPE);
+			return 2;
+		}
 		uint64_t done = *shared;
 		int retry = !attempt && done > 0;
 		fprintf(stderr, PROG ": reading %s: the decoder died (%s) after %llu messages "

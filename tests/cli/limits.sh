@@ -84,6 +84,11 @@ rm -rf "$T/ring"
 run_st 0 "--warn-rate 1M" record --warn-rate 1M --level full -o "$T/rate" -- sh -c "\"$prog\" 2 1000000 && sleep 1.5"
 err_says "--warn-rate" 'warning: the trace grows at [0-9]+ MB/s'
 err_says "--warn-rate: what to do" 'bound it, --threshold 1ms .*or --level summary'
+# A report read by `head` ends quietly when head is done (SIGPIPE), not as
+# a decoder that died and is run again.
+"$SYNCTRACE" report --events "$T/rate" 2>"$T/pipe.err" | head -1 >/dev/null
+[ ! -s "$T/pipe.err" ] && pass "report | head: nothing on stderr" ||
+	fail "report | head: $(head -c 300 "$T/pipe.err")"
 rm -rf "$T/rate"
 
 # Bad values are refused before anything is recorded.

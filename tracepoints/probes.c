@@ -663,6 +663,7 @@ __attribute__((constructor)) static void st_tp_init(void)
 	dl_iterate_phdr(collect_ranges, &c);
 	st_meta_nonce = st_new_nonce();
 	st_batch_init();
+	st_table.batched = st_batch_on;
 	st_fork_helper = fork_next && dladdr(fork_next, &fork_at) && fork_at.dli_fname &&
 			 strstr(fork_at.dli_fname, "liblttng-ust-fork");
 	pthread_atfork(0, 0, st_forked_child);

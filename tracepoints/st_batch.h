@@ -1,4 +1,4 @@
-/* Batched records (trace format 3): shared by the probes that write them
+/* Batched records (trace formats 3 and 4): shared by the probes that write them
  * (tracepoints/batch.c) and the analyzer that reads them (analysis/bt2).
  * The layout of a record is in tracepoints/events/batch.def. */
 #ifndef ST_BATCH_H
@@ -8,8 +8,14 @@
 
 /* The trace format of a batched recording (meta:start's format_major):
  * readers of format 2 do not know synctrace_batch:records and must refuse
- * it rather than report a trace with most of its events missing. */
-#define ST_BATCH_FORMAT_MAJOR 3
+ * it rather than report a trace with most of its events missing. 4: a
+ * spin that acquired a semaphore, mutex or rwlock writes no spin:loop, its
+ * acquired event (how SPIN) stands for it, a barrier's departure for the
+ * spin that saw its round open, a condvar's woke for the one that saw the
+ * waiter released (src/wait/wait.h, st_spin_from_folded):
+ * readers of format 3 would count those spins nowhere, so they refuse it
+ * too. */
+#define ST_BATCH_FORMAT_MAJOR 4
 
 /* A record's event: FNV-1a of "family:event" (never 0), so a reader maps
  * it to its own event list whatever order either build has. */

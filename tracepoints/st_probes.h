@@ -18,7 +18,7 @@
 /* Trace format: bump major when a field changes meaning or disappears,
  * minor when a reader of the old format still reads the new one. */
 #define ST_FORMAT_MAJOR 2
-#define ST_FORMAT_MINOR 9 /* 1: meta:start has nonce and repeat; 2: code
+#define ST_FORMAT_MINOR 10 /* 1: meta:start has nonce and repeat; 2: code
 			   * fields are enumerations (same values); 3: the
 			   * summary level (synctrace_summary, level 0);
 			   * 4: meta:config has threshold_ns; 5: cond
@@ -28,7 +28,9 @@
 			   * loaded objects as meta:module; 8: summary
 			   * counts COND_FUTILE, COND_NOBODY, COND_WENT_ON;
 			   * 9: a threshold aggregates the short waits of
-			   * semaphores, rwlocks, barriers and condvars too */
+			   * semaphores, rwlocks, barriers and condvars too;
+			   * 10: batched recordings are format 4 (spins
+			   * folded into acquisitions, st_batch.h) */
 
 /* (t1, n1, t2, n2, ...) → "t1 n1, t2 n2, ..." and "n1, n2, ...". */
 #define ST_NARGS(...) ST_NARGS_(__VA_ARGS__, 20, 19, 18, 17, 16, 15, 14, 13, \
@@ -94,6 +96,12 @@ struct st_probes {
 	/* synctrace_flush (include/synctrace/flush.h): every thread's batched
 	 * records go to LTTng now. */
 	void (*flush)(void);
+	/* 1: events go to per-thread batches (format ST_BATCH_FORMAT_MAJOR,
+	 * tracepoints/st_batch.h), whose readers take a spin that acquired a
+	 * semaphore, mutex or rwlock from its acquired event: the runtime
+	 * then writes no loop event for it (src/wait/wait.h,
+	 * st_spin_from_folded). */
+	int batched;
 };
 
 /* Every event, numbered as in st_probes (the two libraries' tables; not

@@ -499,11 +499,79 @@ int64_t sa_model_span(const struct sa_model *m)
 	return m->last_ts > m->first_ts ? m->last_ts - m->first_ts : 0;
 }
 
+/* Format 4 folds a spin that acquired a semaphore, mutex or rwlock into the
+ * acquired event, one that saw a barrier's round open into the departure,
+ * and one that saw a condvar waiter released into its woke (src/wait/wait.h, st_spin_from_folded; EVENTS.md, "Spins
+ * folded into acquisitions"): the loop it stands for, in *loop, for the
+ * modules that read spin:loop. 1 if e is such an event. */
+static int folded_spin(const struct sa_model *m, const struct sa_event *e, struct sa_event *loop)
+{
+	int how, spins, wait;
+	switch (e->id) {
+	case SA_EV_mutex_acquired:
+		how = ST_MUTEX_HOW_SPIN == e->f[SA_F_mutex_acquired_how].v;
+		spins = SA_F_mutex_acquired_spins, wait = SA_F_mutex_acquired_wait_ns;
+		break;
+	case SA_EV_sem_acquired:
+		how = ST_SEM_HOW_SPIN == e->f[SA_F_sem_acquired_how].v;
+		spins = SA_F_sem_acquired_spins, wait = SA_F_sem_acquired_wait_ns;
+		break;
+	case SA_EV_rwlock_acquired:
+		how = ST_RWLOCK_HOW_SPIN == e->f[SA_F_rwlock_acquired_how].v;
+		spins = SA_F_rwlock_acquired_spins, wait = SA_F_rwlock_acquired_wait_ns;
+		break;
+	case SA_EV_barrier_departure: { /* spins -1: not folded (or older: absent) */
+		int64_t v;
+		how = sa_ev_at(e, SA_F_barrier_departure_spins, &v) && v >= 0;
+		spins = SA_F_barrier_departure_spins, wait = SA_F_barrier_departure_wait_ns;
+		break;
+	}
+	case SA_EV_cond_woke: { /* the same; its spin began after the enqueue */
+		int64_t v;
+		how = sa_ev_at(e, SA_F_cond_woke_spins, &v) && v >= 0;
+		spins = SA_F_cond_woke_spins, wait = SA_F_cond_woke_spin_ns;
+		break;
+	}
+	default:
+		return 0;
+	}
+	int64_t pi = sa_map_get(&m->proc_map, e->trace, (uint32_t)e->vpid);
+	if (!how || pi < 0 || m->procs[pi].fmt_major < SA_FORMAT_FOLDS_SPINS)
+		return 0;
+	memset(loop, 0, sizeof(*loop));
+	loop->id = SA_EV_spin_loop;
+	loop->ts = e->ts;
+	loop->trace = e->trace;
+	loop->vpid = e->vpid;
+	loop->vtid = e->vtid;
+	loop->procname = e->procname;
+	loop->cycles = e->cycles;
+	loop->freq = e->freq;
+	sa_ev_set(loop, "obj", e->f[0].v);
+	sa_ev_set(loop, "iterations", e->f[spins].v);
+	sa_ev_set(loop, "outcome", ST_SPIN_OUTCOME_ACQUIRED);
+	sa_ev_set(loop, "mode", m->procs[pi].spin_mode);
+	sa_ev_set(loop, "spin_ns", e->f[wait].v);
+	return 1;
+}
+
+static int feed(struct sa_model *m, const struct sa_event *e, int written);
+
 int sa_model_feed(struct sa_model *m, const struct sa_event *e)
 {
+	struct sa_event loop;
+	if (folded_spin(m, e, &loop) && feed(m, &loop, 0) < 0)
+		return -1;
+	return feed(m, e, 1);
+}
+
+/* written: 0 for an event the trace holds only inside another (a folded
+ * spin): not counted among the events read. */
+static int feed(struct sa_model *m, const struct sa_event *e, int written)
+{
 	enum sa_event_id id = (unsigned)e->id < SA_EV_COUNT ? e->id : SA_EV_UNKNOWN;
-	m->events++;
-	m->per_id[id]++;
+	m->events += written;
+	m->per_id[id] += written;
 	m->ev_wait.valid = 0;
 	m->ev_hold.valid = 0;
 	if (e->ts < m->first_ts)
@@ -553,10 +621,10 @@ int sa_model_feed(struct sa_model *m, const struct sa_event *e)
 	if (!t)
 		return 0;
 	p = &m->procs[pi];
-	p->events++;
+	p->events += written;
 	if (e->ts > p->last_ts)
 		p->last_ts = e->ts;
-	t->events++;
+	t->events += written;
 	if (e->ts > t->last_ts)
 		t->last_ts = e->ts;
 	if (e->procname) {

@@ -268,8 +268,12 @@ struct sa_model {
 
 /* The newest trace format this model understands (tracepoints/st_probes.h);
  * it reads the older ones too (1: mutex:released had hold_ns, not acq_ts;
- * 3: events in synctrace_batch:records, tracepoints/st_batch.h). */
-#define SA_FORMAT_MAJOR 3
+ * 3: events in synctrace_batch:records, tracepoints/st_batch.h; 4: a
+ * spin that ended a semaphore, mutex, rwlock, barrier or condvar wait is
+ * in the wait's last event, with no loop event of its own: model.c,
+ * folded_spin). */
+#define SA_FORMAT_MAJOR 4
+#define SA_FORMAT_FOLDS_SPINS 4
 
 struct sa_model *sa_model_new(void);
 void sa_model_free(struct sa_model *m);

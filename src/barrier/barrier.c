@@ -64,11 +64,10 @@ static int round_opened(void *p)
  * WAKE-UP). b is valid throughout: a waiter of `round` counts in
  * `leaving` from the opening on, and an extra arrival is still to arrive
  * in the next round, so b may not be destroyed under it. */
-static int wait_round(struct st_barrier *b, unsigned round, int shared)
+static int wait_round(struct st_barrier *b, unsigned round, int shared, int *spins)
 {
 	struct round_ctx c = { b, round, 0 };
-	int spins;
-	if (st_spin_handoff(b, &c.asleep, round_opened, &c, &b->spin_misses, &spins) ==
+	if (st_spin_handoff(b, &c.asleep, round_opened, &c, &b->spin_misses, spins) ==
 	    ST_SPIN_OUTCOME_ACQUIRED) {
 		st_spin_note_slept(0);
 		return 1; /* the spin saw the opening: its end is the wait's */
@@ -95,6 +94,7 @@ int st_barrier_wait(struct st_barrier *b, const void *caller)
 	unsigned count = b->count;
 	int shared = b->shared != 0;
 	unsigned long long t0 = 0; /* the wait's start: after its arrival, or a round waited out */
+	int spins, folds = 0;
 
 	st_set_caller(caller);
 	/* Arrive. A round that is full but not yet open (more threads than
@@ -105,7 +105,7 @@ int st_barrier_wait(struct st_barrier *b, const void *caller)
 	while ((unsigned)(d = __atomic_fetch_add(&b->data, 1, __ATOMIC_ACQ_REL)) >= count) {
 		if (!t0 && st_tracing())
 			t0 = st_now_ns();
-		wait_round(b, round_of(d), shared);
+		wait_round(b, round_of(d), shared, &spins);
 	}
 	unsigned round = round_of(d);
 	unsigned k = (unsigned)d + 1;
@@ -131,14 +131,20 @@ int st_barrier_wait(struct st_barrier *b, const void *caller)
 	/* Waiting: b is valid, its round cannot open without us. The last
 	 * arrival ends the wait; wait_round's last load of data acquired the
 	 * opener's exchange (all 64-bit, as TSan pairs atomics by size). Its
-	 * spin starts where the wait does (st_spin_from): one clock read. */
-	if (!t0 && st_tracing())
-		st_spin_from(t0 = st_now_ns());
-	int spun = wait_round(b, round, shared);
+	 * spin starts where the wait does (st_spin_from): one clock read, and
+	 * the departure then stands for the spin's loop if the spin saw the
+	 * opening (st_spin_from_folded). Not after a round waited out: that
+	 * wait began earlier than the spin. */
+	if (!t0 && st_tracing()) {
+		st_spin_from_folded(t0 = st_now_ns());
+		folds = st_tls.spin_fold;
+	}
+	int spun = wait_round(b, round, shared, &spins);
 	/* Our last touch of b: destroy waits for `leaving` to drain. */
 	depart(b, shared);
 	if (t0)
-		st_barrier_ev_departure(b, caller, (int)round, st_waited_ns(spun, t0));
+		st_barrier_ev_departure(b, caller, (int)round, st_waited_ns(spun, t0),
+					spun && folds ? spins : -1);
 	return 0;
 }
 
@@ -152,9 +158,9 @@ int st_barrier_destroy(struct st_barrier *b, const void *caller)
 	 * them. We wait as an extra arrival does, without arriving (b is
 	 * valid: only its destroyer may free it). */
 	uint64_t d = __atomic_load_n(&b->data, __ATOMIC_ACQUIRE);
-	int blocked = (int)(unsigned)d;
+	int blocked = (int)(unsigned)d, spins;
 	if (blocked)
-		wait_round(b, round_of(d), shared);
+		wait_round(b, round_of(d), shared, &spins);
 	/* Wait for the last round's waiters to leave (glibc 13065). */
 	while ((v = st_load_acquire(&b->leaving)) != 0) {
 		if (!(v & ST_BARRIER_DESTROYER)) {

@@ -23,6 +23,8 @@ struct wait_ctx {
 	int after_wake;    /* ... the long one after a wake (wait.h: AFTER A WAKE) */
 	int unlocked;      /* the mutex was released (so re-acquire it) */
 	unsigned long long t0;
+	int fold_spins;    /* woke stands for the spin's loop: its iterations, else -1 */
+	unsigned long long fold_ns; /* ... and its time */
 	struct st_cond_waiter node;
 };
 
@@ -124,6 +126,10 @@ static int may_sleep(struct st_cond_waiter *n)
 static int sleep_until_released(struct wait_ctx *w)
 {
 	int spins, got;
+	/* Traced: the spin starts now, and woke stands for its loop if it
+	 * sees us released (wait.h, st_spin_from_folded). */
+	unsigned long long s0 = w->t0 ? st_now_ns() : 0;
+	st_spin_from_folded(s0);
 	if (w->shared)
 		got = st_spin(w->c, 0, released, w, &spins);
 	else
@@ -131,8 +137,13 @@ static int sleep_until_released(struct wait_ctx *w)
 	/* The thread's own hint (wait.h: AFTER A WAKE); c's is the signaler's. */
 	st_spin_wake_done(w->after_wake, got);
 	st_spin_note_slept(0);
-	if (got == ST_SPIN_OUTCOME_ACQUIRED)
+	if (got == ST_SPIN_OUTCOME_ACQUIRED) {
+		if (s0 && st_tls.spin_fold) {
+			w->fold_spins = spins;
+			w->fold_ns = st_tls.spin_end_ns - s0;
+		}
 		return 0;
+	}
 	if (!w->shared)
 		st_store_relaxed(&w->node.spin, 2); /* our own node: always ours */
 	for (;;) {
@@ -253,7 +264,7 @@ static int finish(struct wait_ctx *w, int reason)
 	st_set_caller(w->caller);
 	if (w->t0)
 		st_cond_ev_woke(w->c, w->shared ? 0 : &w->node, how, w->spurious,
-				st_now_ns() - w->t0);
+				st_now_ns() - w->t0, w->fold_spins, w->fold_ns);
 	/* ref is written before our barrier's release, read after it. A
 	 * cancelled SIGNALED waiter without one was in a broadcast batch:
 	 * that broadcast reached everybody, there is nothing to pass on. */
@@ -291,7 +302,7 @@ int st_cond_wait(struct st_cond *c, pthread_mutex_t *m, clockid_t clk,
 
 	struct wait_ctx w = {
 		.c = c, .m = m, .caller = caller, .abs = abs, .clk = clk,
-		.shared = (c->attr & ST_COND_PSHARED) != 0,
+		.shared = (c->attr & ST_COND_PSHARED) != 0, .fold_spins = -1,
 	};
 	st_set_caller(caller);
 	int queued = w.shared ? enqueue_shared(&w) : enqueue_private(&w);

@@ -24,6 +24,8 @@ struct st_tls {
 	int handoff_slept;        /* our last hand-off wait slept */
 	int handoff_probe;        /* since then a post of ours found no sleeper: probe once */
 	volatile int wake_misses; /* long spins after a wake that ran out (wait.h hint) */
+	int spin_fold;            /* the wait that gave spin_t0 has its own last event
+				     stand for the spin's loop (st_spin_from_folded) */
 };
 
 extern __thread struct st_tls st_tls __attribute__((tls_model("initial-exec")));

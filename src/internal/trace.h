@@ -25,6 +25,9 @@
 extern int st_trace_flags; /* 0, or when a table is in ST_META_LEVEL_CONTENTION / _FULL,
 			    * ST_TRACE_SUMMARY (trace/summary.h) */
 extern const struct st_probes *st_probes_in; /* the registered table */
+extern int st_spin_folds; /* a spun acquisition's event stands for its spin's loop
+			   * (the summary level, batched records: wait.h,
+			   * st_spin_from_folded) */
 extern struct st_code_range st_tracer_code[ST_MAX_TRACER_RANGES];
 extern int st_tracer_code_n;
 

@@ -143,7 +143,7 @@ static int lock_slow(struct st_mutex *m, clockid_t clk, const struct timespec *a
 	 * otherwise every mutex spins unless SYNCTRACE_SPIN_MUTEXES=adaptive
 	 * (config.h: why), on the thread's streak and not gated by the crowd
 	 * hint (wait.h, st_spin_lock: why). */
-	st_spin_from(t0);
+	st_spin_from_folded(t0);
 	int out = misses ? st_spin_adaptive(m, &m->waiters, take, &t, misses, st_spin_limit,
 					    ST_RELOCK_MISSES, &spins)
 			 : st_spin_lock(m, &m->waiters, take, &t,

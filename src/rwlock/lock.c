@@ -140,7 +140,7 @@ int st_rwlock_lock_slow(struct st_rwlock *rw, int write, clockid_t clk,
 	 * are about to sleep, most of them behind a word that moves (readers
 	 * come and go) and back in a moment; bailing on them fills the sleep
 	 * loop, and every try there sets S (doc/rwlock.md). */
-	st_spin_from(t0);
+	st_spin_from_folded(t0);
 	if (st_spin_lock(rw, NULL, try_lock, &c, st_spin_limit, &spins, 1) ==
 	    ST_SPIN_OUTCOME_ACQUIRED) {
 		acquired(rw, write, ST_RWLOCK_HOW_SPIN, spins, 0, t0, caller);

@@ -64,7 +64,7 @@ int st_sem_wait_slow(struct st_sem *s, clockid_t clk, const struct timespec *abs
 				     st_load_relaxed(&s->nwaiters));
 	unsigned long long t0 = tr ? st_now_ns() : 0;
 
-	st_spin_from(t0);
+	st_spin_from_folded(t0);
 	if (st_spin_handoff_gated(s, &s->nwaiters, take, s, &s->spin_misses, &spins, 0) ==
 	    ST_SPIN_OUTCOME_ACQUIRED) {
 		st_spin_note_slept(0);

@@ -8,6 +8,7 @@
 #include "internal/trace.h"
 
 int st_trace_flags;
+int st_spin_folds;
 const struct st_probes *st_probes_in;
 struct st_code_range st_tracer_code[ST_MAX_TRACER_RANGES];
 int st_tracer_code_n;
@@ -22,6 +23,8 @@ ST_EXPORT int synctrace_register_probes(const struct st_probes *probes, unsigned
 		nranges = ST_MAX_TRACER_RANGES;
 	memcpy(st_tracer_code, ranges, (size_t)nranges * sizeof(*ranges));
 	st_store_release(&st_tracer_code_n, nranges);
+	/* Before the flags: a traced wait sees the readers' rule that holds. */
+	st_store_relaxed(&st_spin_folds, st_level == ST_META_LEVEL_SUMMARY || probes->batched);
 	st_store_release(&st_probes_in, probes);
 	st_store_release(&st_trace_flags,
 			 st_level == ST_META_LEVEL_SUMMARY ? ST_TRACE_SUMMARY : st_level);

@@ -500,6 +500,32 @@ static uint64_t pos(int64_t v)
 	return v > 0 ? (uint64_t)v : 0;
 }
 
+/* A spin loop of obj, in its entry e. */
+static void spin_add(struct st_sum_entry *e, int iterations, int outcome, int mode,
+		     uint64_t spin_ns)
+{
+	e->c[ST_SUMMARY_COUNT_SP_LOOPS]++;
+	switch (outcome) {
+	case ST_SPIN_OUTCOME_ACQUIRED: e->c[ST_SUMMARY_COUNT_SP_ACQUIRED]++; break;
+	case ST_SPIN_OUTCOME_GAVE_UP: e->c[ST_SUMMARY_COUNT_SP_GAVE_UP]++; break;
+	case ST_SPIN_OUTCOME_SAW_WAITERS: e->c[ST_SUMMARY_COUNT_SP_SAW_WAITERS]++; break;
+	default: break;
+	}
+	e->c[ST_SUMMARY_COUNT_SP_NS] += spin_ns;
+	if (mode >= 0 && mode < 31)
+		e->c[ST_SUMMARY_COUNT_SP_MODES] |= 1u << mode;
+	hist_add(e, ST_SUMMARY_HIST_SPIN_ITER, pos(iterations));
+}
+
+/* An acquisition its spin made (how SPIN) stands for that spin's loop
+ * where st_spin_folds (src/wait/wait.h, st_spin_from_folded): the loop's
+ * iterations are its spins, its time the wait's. */
+static void spin_folded(struct st_sum_entry *e, int spins, uint64_t wait_ns)
+{
+	if (st_load_relaxed(&st_spin_folds))
+		spin_add(e, spins, ST_SPIN_OUTCOME_ACQUIRED, st_spin_mode, wait_ns);
+}
+
 void st_summary_mutex_requested(const void *obj, const void *caller, int owner, int waiters)
 {
 	(void)owner, (void)waiters;
@@ -511,8 +537,10 @@ void st_summary_mutex_acquired(const void *obj, const void *caller, int how, int
 			       int sleeps, uint64_t wait_ns, uint64_t acquisitions,
 			       uint32_t contended)
 {
-	(void)spins, (void)sleeps;
+	(void)sleeps;
 	FAMILY_ENTRY(MUTEX, obj, caller);
+	if (how == ST_MUTEX_HOW_SPIN)
+		spin_folded(e, spins, wait_ns);
 	e->c[ST_SUMMARY_COUNT_MUTEX_ACQUIRED]++;
 	e->c[how == ST_MUTEX_HOW_SPIN	     ? ST_SUMMARY_COUNT_MUTEX_HOW_SPIN
 	     : how == ST_MUTEX_HOW_SLEEP     ? ST_SUMMARY_COUNT_MUTEX_HOW_SLEEP
@@ -624,19 +652,8 @@ void st_summary_spin_loop(const void *obj, int iterations, int outcome, int mode
 			  uint64_t spin_ns)
 {
 	struct st_sum_entry *e = begin(obj, 0, 0, 0);
-	if (!e)
-		return;
-	e->c[ST_SUMMARY_COUNT_SP_LOOPS]++;
-	switch (outcome) {
-	case ST_SPIN_OUTCOME_ACQUIRED: e->c[ST_SUMMARY_COUNT_SP_ACQUIRED]++; break;
-	case ST_SPIN_OUTCOME_GAVE_UP: e->c[ST_SUMMARY_COUNT_SP_GAVE_UP]++; break;
-	case ST_SPIN_OUTCOME_SAW_WAITERS: e->c[ST_SUMMARY_COUNT_SP_SAW_WAITERS]++; break;
-	default: break;
-	}
-	e->c[ST_SUMMARY_COUNT_SP_NS] += spin_ns;
-	if (mode >= 0 && mode < 31)
-		e->c[ST_SUMMARY_COUNT_SP_MODES] |= 1u << mode;
-	hist_add(e, ST_SUMMARY_HIST_SPIN_ITER, pos(iterations));
+	if (e)
+		spin_add(e, iterations, outcome, mode, spin_ns);
 }
 
 void st_summary_saw(const void *first, int life)
@@ -719,10 +736,12 @@ void st_summary_cond_handoff(const void *cond, const void *from, const void *to,
 }
 
 void st_summary_cond_woke(const void *cond, const void *node, int how, int spurious,
-			  uint64_t wait_ns)
+			  uint64_t wait_ns, int spins, uint64_t spin_ns)
 {
 	(void)node;
 	FAMILY_ENTRY(COND, cond, 0);
+	if (spins >= 0) /* the spin's loop, folded (cond/wait.c) */
+		spin_add(e, spins, ST_SPIN_OUTCOME_ACQUIRED, st_spin_mode, spin_ns);
 	if (how >= 0 && how < ST_COND_WOKE_N)
 		e->c[ST_SUMMARY_COUNT_COND_WOKE_SIGNALED + how]++;
 	e->c[ST_SUMMARY_COUNT_COND_SPURIOUS] += pos(spurious);
@@ -803,8 +822,10 @@ void st_summary_sem_sleep(const void *obj, const void *caller, int nwaiters)
 void st_summary_sem_acquired(const void *obj, const void *caller, int how, int spins,
 			     int sleeps, uint64_t wait_ns)
 {
-	(void)spins, (void)sleeps;
+	(void)sleeps;
 	FAMILY_ENTRY(SEM, obj, caller);
+	if (how == ST_SEM_HOW_SPIN)
+		spin_folded(e, spins, wait_ns);
 	e->c[ST_SUMMARY_COUNT_SEM_ACQUIRED]++;
 	if (how >= 0 && how < ST_SEM_HOW_N)
 		e->c[ST_SUMMARY_COUNT_SEM_HOW_FAST + how]++;
@@ -844,8 +865,10 @@ void st_summary_rwlock_requested(const void *obj, const void *caller, int write,
 void st_summary_rwlock_acquired(const void *obj, const void *caller, int write, int how,
 				int readers, int spins, int sleeps, uint64_t wait_ns)
 {
-	(void)readers, (void)spins, (void)sleeps;
+	(void)readers, (void)sleeps;
 	FAMILY_ENTRY(RWLOCK, obj, caller);
+	if (how == ST_RWLOCK_HOW_SPIN)
+		spin_folded(e, spins, wait_ns);
 	int side = write != 0;
 	e->c[ST_SUMMARY_COUNT_RW_ACQUIRED_READ + side]++;
 	if (how >= 0 && how < ST_RWLOCK_HOW_N)
@@ -931,10 +954,12 @@ void st_summary_barrier_released(const void *obj, const void *caller, int round,
 }
 
 void st_summary_barrier_departure(const void *obj, const void *caller, int round,
-				  uint64_t wait_ns)
+				  uint64_t wait_ns, int spins)
 {
 	(void)round;
 	FAMILY_ENTRY(BARRIER, obj, caller);
+	if (spins >= 0) /* the spin's loop, folded (barrier.c) */
+		spin_add(e, spins, ST_SPIN_OUTCOME_ACQUIRED, st_spin_mode, wait_ns);
 	e->c[ST_SUMMARY_COUNT_BAR_DEPARTURES]++;
 	hist_add(e, ST_SUMMARY_HIST_BARRIER_WAIT, wait_ns);
 	ledger(e, ST_SUMMARY_HIST_LEDGER_BARRIER, wait_ns, 0, 0);

@@ -120,7 +120,7 @@ void st_summary_cond_ref_wait_end(const void *cond, const void *caller, int refs
 void st_summary_cond_handoff(const void *cond, const void *from, const void *to, int how,
 			     int result);
 void st_summary_cond_woke(const void *cond, const void *node, int how, int spurious,
-			  uint64_t wait_ns);
+			  uint64_t wait_ns, int spins, uint64_t spin_ns);
 void st_summary_cond_relocked(const void *cond, const void *mutex, const void *node,
 			      int contended, int result, uint64_t relock_ns, uint64_t mutex_acq);
 void st_summary_cond_signal(const void *cond, const void *caller, int broadcast, int moved,
@@ -153,7 +153,7 @@ void st_summary_barrier_arrival(const void *obj, const void *caller, int round, 
 void st_summary_barrier_released(const void *obj, const void *caller, int round, int count,
 				 int woken);
 void st_summary_barrier_departure(const void *obj, const void *caller, int round,
-				  uint64_t wait_ns);
+				  uint64_t wait_ns, int spins);
 void st_summary_once_run(const void *obj, const void *caller, const void *routine);
 void st_summary_once_finished(const void *obj, const void *caller, int cancelled, int woken,
 			      uint64_t run_ns);

@@ -86,7 +86,8 @@ static inline int st_spin_gated(const void *obj, volatile int *waiters,
 	if (t0) {
 		unsigned long long t1 = st_now_ns();
 		st_tls.spin_end_ns = t1;
-		st_spin_ev_loop(obj, i, outcome, mode, t1 - t0);
+		if (!(outcome == ST_SPIN_OUTCOME_ACQUIRED && given && st_tls.spin_fold))
+			st_spin_ev_loop(obj, i, outcome, mode, t1 - t0);
 	}
 	return outcome;
 }
@@ -99,8 +100,30 @@ static inline int st_spin_gated(const void *obj, volatile int *waiters,
  * before t0 is read, so neither duration includes them. */
 static inline void st_spin_from(unsigned long long t0)
 {
-	if (t0)
+	if (t0) {
 		st_tls.spin_t0 = t0;
+		st_tls.spin_fold = 0;
+	}
+}
+
+/* The same, for a wait whose own last event, when its spin acquires,
+ * says all that the spin's loop event would (a semaphore's, mutex's or
+ * rwlock's acquired with how SPIN, a barrier's departure with spins >= 0:
+ * the loop's iterations, and wait_ns its spin_ns, as the spin began at t0
+ * and the wait ended with it; a condvar's woke with spins >= 0 and the
+ * spin's own spin_ns; outcome ACQUIRED; mode meta:start's): where
+ * st_spin_folds (trace format 4, the summary level) that loop is not
+ * written, and readers and aggregators take it from the wait's event
+ * (EVENTS.md, "Spins folded into acquisitions"). One record less a spun
+ * wait. A spin that does not acquire writes its loop as before. Its
+ * callers are the only emitters of those events (tests/trace/spin_fold.sh
+ * checks the counts agree at every format). */
+static inline void st_spin_from_folded(unsigned long long t0)
+{
+	if (t0) {
+		st_tls.spin_t0 = t0;
+		st_tls.spin_fold = st_load_relaxed(&st_spin_folds);
+	}
 }
 
 /* How long a wait that began at t0 lasted, for its event; spun: a spin

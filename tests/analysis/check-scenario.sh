@@ -27,7 +27,7 @@ eq "partial" '.partial' false
 eq "lower bounds" '.lower_bounds' false
 eq "processes" '[.tables[] | select(.name == "summary.processes") | .rows[] | select('"$prog"')] | length' 1
 eq "mutexes spin" '.tables[] | select(.name == "summary.processes") | .rows[] | select('"$prog"') | .mutexes_spin' "all"
-eq "format" '.tables[] | select(.name == "summary.processes") | .rows[] | select('"$prog"') | .format' "3.9"
+eq "format" '.tables[] | select(.name == "summary.processes") | .rows[] | select('"$prog"') | .format' "4.10"
 eq "threads" '.tables[] | select(.name == "summary.processes") | .rows[] | select('"$prog"') | .threads' 2
 eq "mutexes" "[$lock] | length" 2
 # Mutex A: the one with contended acquisitions.
@@ -135,9 +135,9 @@ grep -q "no synctrace events" "$tmp/pf.err" || fail "plugin, foreign metadata: m
 # A newer format major in synctrace_meta:start: refused, exit 3.
 cp -r "$tdir" "$tmp/newer"
 for f in "$tmp"/newer/chan*; do
-	# format_major=3, minor (any), level=1, spin_mode=1, spin_limit=100
+	# format_major=4, minor (any), level=1, spin_mode=1, spin_limit=100
 	# (int32 LE) becomes major 7, the same minor
-	perl -0777 -pi -e 's/\x03\x00\x00\x00([\x00-\xff])\x00\x00\x00\x01\x00\x00\x00\x01\x00\x00\x00\x64\x00\x00\x00/\x07\x00\x00\x00$1\x00\x00\x00\x01\x00\x00\x00\x01\x00\x00\x00\x64\x00\x00\x00/' "$f"
+	perl -0777 -pi -e 's/\x04\x00\x00\x00([\x00-\xff])\x00\x00\x00\x01\x00\x00\x00\x01\x00\x00\x00\x64\x00\x00\x00/\x07\x00\x00\x00$1\x00\x00\x00\x01\x00\x00\x00\x01\x00\x00\x00\x64\x00\x00\x00/' "$f"
 done
 "$report" "$tmp/newer" >"$tmp/n.out" 2>"$tmp/n.err"
 rc=$?

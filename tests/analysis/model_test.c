@@ -695,6 +695,74 @@ static void spin_verdicts(void)
 	}
 }
 
+/* Format 4 folds a spin that acquired into the acquired event (how SPIN),
+ * a barrier's into its departure and a condvar's into its woke (spins >=
+ * 0): the model takes the loop from it, but counts it among no events
+ * read; format 3's events stand for nothing more (their loops are
+ * written). */
+static void spins_folded(void)
+{
+	for (int major = 3; major <= 4; major++) {
+		int pid = major;
+		feed(SA_EV_meta_start, 1, pid, pid, "format_major", I(major), "format_minor", I(10),
+		     "level", I(1), "spin_mode", I(2), "spin_limit", I(100), NULL);
+		feed(SA_EV_sem_wait_begin, 10, pid, pid, "obj", I(A), "caller", I(0x400),
+		     "value", I(0), "nwaiters", I(0), NULL);
+		feed(SA_EV_sem_acquired, 11, pid, pid, "obj", I(A), "caller", I(0x400),
+		     "how", I(ST_SEM_HOW_SPIN), "spins", I(40), "sleeps", I(0), "wait_ns", I(700), NULL);
+		feed(SA_EV_mutex_requested, 20, pid, pid, "obj", I(B), "caller", I(0x500),
+		     "owner", I(9), "waiters", I(0), NULL);
+		feed(SA_EV_mutex_acquired, 21, pid, pid, "obj", I(B), "caller", I(0x500),
+		     "how", I(ST_MUTEX_HOW_SPIN), "spins", I(12), "sleeps", I(0), "wait_ns", I(300),
+		     "acquisitions", I(2), "contended", I(1), NULL);
+		/* slept: its loop (gave up) is written at every format */
+		feed(SA_EV_rwlock_requested, 30, pid, pid, "obj", I(0x3000), "caller", I(0x600),
+		     "write", I(0), "readers", I(0), "writer", I(9), "writers_waiting", I(0), NULL);
+		feed(SA_EV_spin_loop, 31, pid, pid, "obj", I(0x3000), "iterations", I(100),
+		     "outcome", I(ST_SPIN_OUTCOME_GAVE_UP), "mode", I(2), "spin_ns", I(400), NULL);
+		feed(SA_EV_rwlock_acquired, 32, pid, pid, "obj", I(0x3000), "caller", I(0x600),
+		     "write", I(0), "how", I(ST_RWLOCK_HOW_SLEEP), "readers", I(1), "spins", I(100),
+		     "sleeps", I(1), "wait_ns", I(5000), NULL);
+		feed(SA_EV_rwlock_requested, 40, pid, pid, "obj", I(0x3000), "caller", I(0x600),
+		     "write", I(0), "readers", I(0), "writer", I(9), "writers_waiting", I(0), NULL);
+		feed(SA_EV_rwlock_acquired, 41, pid, pid, "obj", I(0x3000), "caller", I(0x600),
+		     "write", I(0), "how", I(ST_RWLOCK_HOW_SPIN), "readers", I(1), "spins", I(8),
+		     "sleeps", I(0), "wait_ns", I(90), NULL);
+		int folded = major == 4;
+		/* a barrier's departure with spins >= 0 (-1: not folded) */
+		feed(SA_EV_barrier_departure, 50, pid, pid, "obj", I(0x4000), "caller", I(0x700),
+		     "round", I(0), "wait_ns", I(600), "spins", I(25), NULL);
+		feed(SA_EV_barrier_departure, 51, pid, pid, "obj", I(0x4000), "caller", I(0x700),
+		     "round", I(1), "wait_ns", I(9000), "spins", I(-1), NULL);
+		/* a condvar's woke with spins >= 0, and its own spin_ns */
+		feed(SA_EV_cond_woke, 60, pid, pid, "cond", I(0x6000), "node", I(0x7000), "how", I(0),
+		     "spurious", I(0), "wait_ns", I(2000), "spins", I(30), "spin_ns", I(500), NULL);
+		feed(SA_EV_cond_woke, 61, pid, pid, "cond", I(0x6000), "node", I(0x7000), "how", I(1),
+		     "spurious", I(0), "wait_ns", I(9000), "spins", I(-1), "spin_ns", I(0), NULL);
+		struct sa_object *s = obj(pid, A, 0), *mu = obj(pid, B, 0), *rw = obj(pid, 0x3000, 0),
+				 *bar = obj(pid, 0x4000, 0), *cv = obj(pid, 0x6000, 0);
+		CHECK(s && mu && rw && bar && cv);
+		CHECK_EQ(cv->sp_loops, (uint64_t)folded);
+		CHECK_EQ(cv->sp_ns, folded ? 500u : 0u);
+		CHECK_EQ(bar->sp_loops, (uint64_t)folded);
+		CHECK_EQ(bar->sp_ns, folded ? 600u : 0u);
+		CHECK_EQ(s->sp_loops, (uint64_t)folded);
+		CHECK_EQ(s->sp_acquired, (uint64_t)folded);
+		CHECK_EQ(s->sp_ns, folded ? 700u : 0u);
+		CHECK_EQ(mu->sp_loops, (uint64_t)folded);
+		CHECK_EQ(mu->sp_ns, folded ? 300u : 0u);
+		CHECK_EQ(rw->sp_loops, 1u + folded);
+		CHECK_EQ(rw->sp_acquired, (uint64_t)folded);
+		CHECK_EQ(rw->sp_gave_up, 1u);
+		CHECK_EQ(rw->sp_ns, folded ? 490u : 400u);
+		CHECK_EQ(s->sp_iter.n, (uint64_t)folded);
+		/* events read: what the trace holds, no more */
+		CHECK_EQ(m->procs[m->nprocs - 1].events, 14u);
+	}
+	CHECK_EQ(m->events, 28u);
+	CHECK_EQ(m->per_id[SA_EV_spin_loop], 2u);
+}
+
 #define ONCE 0x5000
 /* A once object: 31 runs the routine and is cancelled while 32 waits; 32
  * runs it again, 33 waits for that run; 34 finds it done (no event). */
@@ -1878,6 +1946,7 @@ static const struct {
 	{ "pshared_sem", pshared_sem },
 	{ "released_acq_ts", released_acq_ts },
 	{ "blame_relock", blame_relock },
+	{ "spins_folded", spins_folded },
 };
 
 int main(int argc, char **argv)

@@ -41,15 +41,17 @@ grep -q "contend.c:$take" <(pp -top -lines -sample_index=contentions "$T/stacks.
 	pass "-lines: contend.c:$take" || fail "-lines: no contend.c:$take"
 
 # Spinning and wasted wakes, summed over the profile, equal what the
-# trace's own events say (babeltrace2): spin:loop iterations, and the
-# futex wakes that woke nobody.
+# trace's own events say: spin:loop iterations, with those of the spins
+# folded into a mutex's, semaphore's or rwlock's acquired event (how SPIN,
+# format 4: EVENTS.md), and the futex wakes that woke nobody.
 run_st 0 "record --spin full:200" record --spin full:200 -q -o "$T/spin" -- "$prog"
 export_to "pprof spin" "$T/spin.pb.gz" --format pprof "$T/spin"
 total() { go tool pprof -top -sample_index="$1" "$T/spin.pb.gz" 2>/dev/null |
 	sed -n 's/^Showing nodes accounting for .* of \([0-9]*\)[a-z_]* total$/\1/p'; }
 trace_events "$T/spin" >"$T/events"
-iters=$(grep 'synctrace_spin:loop:' "$T/events" | grep -o 'iterations = [0-9]*' |
-	awk '{ s += $3 } END { print s + 0 }')
+iters=$({ grep 'synctrace_spin:loop:' "$T/events" | grep -o 'iterations = [0-9]*'
+	grep -E 'synctrace_(mutex|sem|rwlock):acquired:.*how = \( "SPIN"' "$T/events" |
+		grep -o 'spins = [0-9]*'; } | awk '{ s += $3 } END { print s + 0 }')
 wasted=$(grep 'synctrace_futex:wake:' "$T/events" | grep -c 'woken = 0[ ,}]')
 got=$(total spin)
 [ "$iters" -gt 0 ] && [ "$got" = "$iters" ] && pass "spin: $got iterations, as the trace's spin:loop" ||

@@ -17,8 +17,9 @@
  * starts at the ring's beginning.
  *
  * When records go out: the owner writes them when ST_FLUSH_WORDS are
- * pending or the oldest pending one is ST_AGE_NS old (checked at each
- * record: it reads the clock anyway), at thread exit (st_batch_retire) and
+ * pending at a record that delays nobody else (batch.h, st_batch_idle),
+ * ST_FLUSH_HARD at any record, or the oldest pending one is ST_AGE_NS old
+ * (checked at each record: it reads the clock anyway), at thread exit (st_batch_retire) and
  * at process stop (st_batch_stop). A thread that goes quiet (asleep,
  * computing, deadlocked) is written out by the flusher, a thread of this
  * library that wakes every ST_AGE_NS / 2 and writes out every ring whose
@@ -488,6 +489,7 @@ __attribute__((visibility("default"), noreturn)) void _Exit(int status)
  * `wait_ns` in the event's fields, 0 for every other event). */
 unsigned char st_batch_wait_begins[ST_EVI_N];
 unsigned char st_batch_wait_slot[ST_EVI_N];
+unsigned char st_batch_idle[ST_EVI_N];
 static const char *const st_ev_args[ST_EVI_N] = {
 #define ST_EVENT(fam, name, args, fields) [ST_EVI_##fam##_##name] = #args,
 #include "st_all_events.h"
@@ -524,8 +526,14 @@ void st_batch_init(void)
 					    ST_EVI_sem_acquired,   ST_EVI_sem_timeout,
 					    ST_EVI_rwlock_acquired, ST_EVI_rwlock_timeout,
 					    ST_EVI_barrier_departure };
+	static const enum st_evi idle[] = { ST_EVI_sem_wait_begin, ST_EVI_sem_sleep,
+					    ST_EVI_sem_acquired,   ST_EVI_barrier_arrival,
+					    ST_EVI_barrier_departure, ST_EVI_cond_woke,
+					    ST_EVI_spin_loop,      ST_EVI_futex_wait };
 	for (unsigned i = 0; i < sizeof(begins) / sizeof(begins[0]); i++)
 		st_batch_wait_begins[begins[i]] = 1;
+	for (unsigned i = 0; i < sizeof(idle) / sizeof(idle[0]); i++)
+		st_batch_idle[idle[i]] = 1;
 	for (unsigned i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
 		st_batch_wait_slot[ends[i]] = (unsigned char)(arg_slot(st_ev_args[ends[i]], "wait_ns") + 1);
 	st_batch_wait_slot[ST_EVI_cond_relocked] = ST_WAIT_SINCE_HOLD;

@@ -21,7 +21,8 @@ extern int64_t st_batch_threshold_ns;
 void st_batch_init(void);
 
 #define ST_RING 2048u          /* words a ring holds (16 KiB) */
-#define ST_FLUSH_WORDS 1024u   /* the owner writes its records out at this many */
+#define ST_FLUSH_WORDS 1024u   /* the owner writes its records out from this many, */
+#define ST_FLUSH_HARD 1536u    /* at a record of st_batch_idle, or at this many */
 #define ST_AGE_NS 10000000LL   /* or when the oldest pending one is 10 ms old */
 
 /* A thread's ring; the protocol is in batch.c. */
@@ -121,17 +122,34 @@ static inline uint64_t *st_batch_reserve(uint32_t need)
 	return &b->w[h % ST_RING];
 }
 
-/* The record of `need` words at the reserved place is complete: publish
- * it, and write the ring out if it is due. */
-static inline void st_batch_commit(uint32_t need, int64_t now)
+/* Events after which the thread holds nothing it took through us and is
+ * not ending a wait that another thread's short spin waits out: a wait
+ * begins or a sleep is near (sem:wait_begin, sem:sleep, barrier:arrival,
+ * a spin:loop written, i.e. not folded: mostly one that gave up), or a wait
+ * ended without a lock (sem:acquired, barrier:departure, cond:woke,
+ * futex:wait). A write-out takes microseconds: at such a record it delays
+ * this thread alone, where at another (a mutex just acquired, a condvar's
+ * signal and enqueue with the mutex held) it holds up a partner spinning
+ * for a lock on a budget shorter than that, which then sleeps: a traced
+ * cond ping-pong slept once every ~24 hand-offs, once per write-out. */
+extern unsigned char st_batch_idle[ST_EVI_N];
+
+/* The record of `need` words of event evi at the reserved place is
+ * complete: publish it, and write the ring out if it is due: from
+ * ST_FLUSH_WORDS pending at an idle record (above), at ST_FLUSH_HARD at
+ * any, or when the oldest pending is ST_AGE_NS old. */
+static inline void st_batch_commit(uint32_t need, int64_t now, unsigned evi)
 {
 	struct st_batch *b = st_mine;
 	uint32_t h = b->head, pending = h - __atomic_load_n(&b->done, __ATOMIC_ACQUIRE);
 	if (pending == 0)
 		__atomic_store_n(&b->since, now, __ATOMIC_RELAXED);
 	__atomic_store_n(&b->head, h + need, __ATOMIC_RELEASE);
-	if (__builtin_expect(pending + need >= ST_FLUSH_WORDS ||
-			     now - __atomic_load_n(&b->since, __ATOMIC_RELAXED) >= ST_AGE_NS, 0))
+	pending += need;
+	if (__builtin_expect(pending >= ST_FLUSH_WORDS ||
+			     now - __atomic_load_n(&b->since, __ATOMIC_RELAXED) >= ST_AGE_NS, 0) &&
+	    (st_batch_idle[evi] || pending >= ST_FLUSH_HARD ||
+	     now - __atomic_load_n(&b->since, __ATOMIC_RELAXED) >= ST_AGE_NS))
 		st_batch_write_out(b);
 }
 

@@ -534,7 +534,7 @@ static __thread int64_t st_next_at __attribute__((tls_model("initial-exec")));
 				if (__builtin_expect(st_batch_threshold_ns != 0, 0) && \
 				    st_batch_wait_begins[ST_EVI_##fam##_##name])  \
 					st_batch_hold(w_[0], now_);               \
-				st_batch_commit(n_ + 2, now_);                    \
+				st_batch_commit(n_ + 2, now_, ST_EVI_##fam##_##name); \
 				if (__builtin_expect(st_batch_threshold_ns != 0, 0) && \
 				    st_batch_wait_slot[ST_EVI_##fam##_##name]) {  \
 					const unsigned s_ = st_batch_wait_slot[ST_EVI_##fam##_##name]; \

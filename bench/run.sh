@@ -34,8 +34,8 @@
 #   base        preloaded with another build's library, $ST_BENCH_BASE/
 #               libsynctrace.so (e.g. a worktree of main): a change against
 #               the code it changes, paired in one run; base-contention,
-#               base-full, base-threshold: the same build's libraries as in
-#               contention, full, threshold
+#               base-full, base-threshold, base-summary: the same build's
+#               libraries as in contention, full, threshold, summary
 # Each workload prints key=value pairs. Printed per workload and mode: the
 # median [min-max] of the figure, and the median [min-max] of the per-repeat
 # ratios to glibc's run of the same repeat (>1: better than glibc; for times
@@ -160,11 +160,12 @@ run_one() {
 	spin:*) env=(SYNCTRACE_SPIN="${mode#spin:}" LD_PRELOAD="$lib") ;;
 	crowd-off) env=(SYNCTRACE_SPIN_CROWD=off LD_PRELOAD="$lib") ;;
 	spin-adaptive) env=(SYNCTRACE_SPIN_MUTEXES=adaptive LD_PRELOAD="$lib") ;;
-	base | base-contention | base-full | base-threshold)
+	base | base-contention | base-full | base-threshold | base-summary)
 		[ -f "${ST_BENCH_BASE:-}/libsynctrace.so" ] || { echo "bench: mode $mode needs ST_BENCH_BASE=BUILD_DIR of another build" >&2; return 1; }
 		env=(LD_PRELOAD="$ST_BENCH_BASE/libsynctrace.so")
 		[ "$mode" = base ] || env=(LD_PRELOAD="$ST_BENCH_BASE/libsynctrace.so $ST_BENCH_BASE/libsynctrace-tp.so") events='synctrace_*'
 		[ "$mode" != base-full ] || env=(SYNCTRACE_LEVEL=full "${env[@]}")
+		[ "$mode" != base-summary ] || env=(SYNCTRACE_LEVEL=summary "${env[@]}")
 		[ "$mode" != base-threshold ] || env=(SYNCTRACE_THRESHOLD="${ST_BENCH_THRESHOLD:-1ms}" "${env[@]}") ;;
 	*) echo "bench: unknown mode $mode" >&2; return 1 ;;
 	esac
@@ -242,19 +243,26 @@ end_shared_session() {
 # measure EXP "MODES" WORKLOAD... where a workload is "label|program args".
 # Appends "label<TAB>mode<TAB>repeat<TAB>wall<TAB>discarded<TAB>output" rows
 # to raw/EXP.tsv. With --load, every repeat runs quiet and then beside each
-# competitor; a loaded run's label ends in " @KIND".
+# competitor; a loaded run's label ends in " @KIND". Odd repeats run the
+# modes in reverse order: of two traced runs in a row the first measured
+# ~10 % faster on the hand-offs here, which a fixed order gives one mode.
 measure() {
-	local exp=$1 modes w m r label cmd ld
+	local exp=$1 modes order w m r i label cmd ld
 	read -ra modes <<<"$2"
 	shift 2
 	local raw=$out/raw/$exp.tsv
 	for w in "$@"; do
 		for ((r = 0; r < reps; r++)); do
+		order=("${modes[@]}")
+		if ((r % 2)); then
+			order=()
+			for ((i = ${#modes[@]} - 1; i >= 0; i--)); do order+=("${modes[i]}"); done
+		fi
 		for ld in quiet "${loads[@]}"; do
 			label=${w%%|*}
 			cmd=${w#*|}
 			[ "$ld" = quiet ] || label="$label @$ld"
-			for m in "${modes[@]}"; do
+			for m in "${order[@]}"; do
 				m=${m//_/ }
 				local keep=""
 				[ -n "${COUNT_EVENTS:-}" ] && [ $r -eq 0 ] && [[ $m == contention || $m == full || $m == wrapper || $m == single || $m == threshold || $m == summary ]] && keep=$tmp/evtrace

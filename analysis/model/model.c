@@ -499,42 +499,40 @@ int64_t sa_model_span(const struct sa_model *m)
 	return m->last_ts > m->first_ts ? m->last_ts - m->first_ts : 0;
 }
 
-/* Format 4 folds a spin that acquired a semaphore, mutex or rwlock into the
- * acquired event, one that saw a barrier's round open into the departure,
- * and one that saw a condvar waiter released into its woke (src/wait/wait.h, st_spin_from_folded; EVENTS.md, "Spins
+/* Format 4 folds a spin that acquired a semaphore, mutex or rwlock into its
+ * acquired event (how SPIN), one that saw a barrier's round open into the
+ * departure and one that saw a condvar waiter released into its woke
+ * (spins >= 0; src/wait/wait.h, st_spin_from_folded; EVENTS.md, "Spins
  * folded into acquisitions"): the loop it stands for, in *loop, for the
  * modules that read spin:loop. 1 if e is such an event. */
 static int folded_spin(const struct sa_model *m, const struct sa_event *e, struct sa_event *loop)
 {
-	int how, spins, wait;
+	int how = -1, spins, wait;
+	int64_t v;
 	switch (e->id) {
 	case SA_EV_mutex_acquired:
-		how = ST_MUTEX_HOW_SPIN == e->f[SA_F_mutex_acquired_how].v;
+		how = sa_ev_at(e, SA_F_mutex_acquired_how, &v) && v == ST_MUTEX_HOW_SPIN;
 		spins = SA_F_mutex_acquired_spins, wait = SA_F_mutex_acquired_wait_ns;
 		break;
 	case SA_EV_sem_acquired:
-		how = ST_SEM_HOW_SPIN == e->f[SA_F_sem_acquired_how].v;
+		how = sa_ev_at(e, SA_F_sem_acquired_how, &v) && v == ST_SEM_HOW_SPIN;
 		spins = SA_F_sem_acquired_spins, wait = SA_F_sem_acquired_wait_ns;
 		break;
 	case SA_EV_rwlock_acquired:
-		how = ST_RWLOCK_HOW_SPIN == e->f[SA_F_rwlock_acquired_how].v;
+		how = sa_ev_at(e, SA_F_rwlock_acquired_how, &v) && v == ST_RWLOCK_HOW_SPIN;
 		spins = SA_F_rwlock_acquired_spins, wait = SA_F_rwlock_acquired_wait_ns;
 		break;
-	case SA_EV_barrier_departure: { /* spins -1: not folded (or older: absent) */
-		int64_t v;
-		how = sa_ev_at(e, SA_F_barrier_departure_spins, &v) && v >= 0;
+	case SA_EV_barrier_departure: /* spins -1: not folded (older traces: absent) */
 		spins = SA_F_barrier_departure_spins, wait = SA_F_barrier_departure_wait_ns;
 		break;
-	}
-	case SA_EV_cond_woke: { /* the same; its spin began after the enqueue */
-		int64_t v;
-		how = sa_ev_at(e, SA_F_cond_woke_spins, &v) && v >= 0;
+	case SA_EV_cond_woke: /* the same; its spin began after the enqueue */
 		spins = SA_F_cond_woke_spins, wait = SA_F_cond_woke_spin_ns;
 		break;
-	}
 	default:
 		return 0;
 	}
+	if (how < 0)
+		how = sa_ev_at(e, spins, &v) && v >= 0;
 	int64_t pi = sa_map_get(&m->proc_map, e->trace, (uint32_t)e->vpid);
 	if (!how || pi < 0 || m->procs[pi].fmt_major < SA_FORMAT_FOLDS_SPINS)
 		return 0;

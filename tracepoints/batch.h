@@ -146,10 +146,9 @@ static inline void st_batch_commit(uint32_t need, int64_t now, unsigned evi)
 		__atomic_store_n(&b->since, now, __ATOMIC_RELAXED);
 	__atomic_store_n(&b->head, h + need, __ATOMIC_RELEASE);
 	pending += need;
-	if (__builtin_expect(pending >= ST_FLUSH_WORDS ||
-			     now - __atomic_load_n(&b->since, __ATOMIC_RELAXED) >= ST_AGE_NS, 0) &&
-	    (st_batch_idle[evi] || pending >= ST_FLUSH_HARD ||
-	     now - __atomic_load_n(&b->since, __ATOMIC_RELAXED) >= ST_AGE_NS))
+	int aged = now - __atomic_load_n(&b->since, __ATOMIC_RELAXED) >= ST_AGE_NS;
+	if (__builtin_expect(pending >= ST_FLUSH_WORDS || aged, 0) &&
+	    (aged || pending >= ST_FLUSH_HARD || st_batch_idle[evi]))
 		st_batch_write_out(b);
 }
 

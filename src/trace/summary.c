@@ -517,13 +517,12 @@ static void spin_add(struct st_sum_entry *e, int iterations, int outcome, int mo
 	hist_add(e, ST_SUMMARY_HIST_SPIN_ITER, pos(iterations));
 }
 
-/* An acquisition its spin made (how SPIN) stands for that spin's loop
- * where st_spin_folds (src/wait/wait.h, st_spin_from_folded): the loop's
- * iterations are its spins, its time the wait's. */
-static void spin_folded(struct st_sum_entry *e, int spins, uint64_t wait_ns)
+/* The loop of a spin folded into the event aggregated (src/wait/wait.h,
+ * st_spin_from_folded): an acquired with how SPIN where st_spin_folds
+ * (its time the wait's), a departure or woke with spins >= 0. */
+static void spin_folded(struct st_sum_entry *e, int spins, uint64_t spin_ns)
 {
-	if (st_load_relaxed(&st_spin_folds))
-		spin_add(e, spins, ST_SPIN_OUTCOME_ACQUIRED, st_spin_mode, wait_ns);
+	spin_add(e, spins, ST_SPIN_OUTCOME_ACQUIRED, st_spin_mode, spin_ns);
 }
 
 void st_summary_mutex_requested(const void *obj, const void *caller, int owner, int waiters)
@@ -539,7 +538,7 @@ void st_summary_mutex_acquired(const void *obj, const void *caller, int how, int
 {
 	(void)sleeps;
 	FAMILY_ENTRY(MUTEX, obj, caller);
-	if (how == ST_MUTEX_HOW_SPIN)
+	if (how == ST_MUTEX_HOW_SPIN && st_load_relaxed(&st_spin_folds))
 		spin_folded(e, spins, wait_ns);
 	e->c[ST_SUMMARY_COUNT_MUTEX_ACQUIRED]++;
 	e->c[how == ST_MUTEX_HOW_SPIN	     ? ST_SUMMARY_COUNT_MUTEX_HOW_SPIN
@@ -740,8 +739,8 @@ void st_summary_cond_woke(const void *cond, const void *node, int how, int spuri
 {
 	(void)node;
 	FAMILY_ENTRY(COND, cond, 0);
-	if (spins >= 0) /* the spin's loop, folded (cond/wait.c) */
-		spin_add(e, spins, ST_SPIN_OUTCOME_ACQUIRED, st_spin_mode, spin_ns);
+	if (spins >= 0) /* cond/wait.c */
+		spin_folded(e, spins, spin_ns);
 	if (how >= 0 && how < ST_COND_WOKE_N)
 		e->c[ST_SUMMARY_COUNT_COND_WOKE_SIGNALED + how]++;
 	e->c[ST_SUMMARY_COUNT_COND_SPURIOUS] += pos(spurious);
@@ -824,7 +823,7 @@ void st_summary_sem_acquired(const void *obj, const void *caller, int how, int s
 {
 	(void)sleeps;
 	FAMILY_ENTRY(SEM, obj, caller);
-	if (how == ST_SEM_HOW_SPIN)
+	if (how == ST_SEM_HOW_SPIN && st_load_relaxed(&st_spin_folds))
 		spin_folded(e, spins, wait_ns);
 	e->c[ST_SUMMARY_COUNT_SEM_ACQUIRED]++;
 	if (how >= 0 && how < ST_SEM_HOW_N)
@@ -867,7 +866,7 @@ void st_summary_rwlock_acquired(const void *obj, const void *caller, int write, 
 {
 	(void)readers, (void)sleeps;
 	FAMILY_ENTRY(RWLOCK, obj, caller);
-	if (how == ST_RWLOCK_HOW_SPIN)
+	if (how == ST_RWLOCK_HOW_SPIN && st_load_relaxed(&st_spin_folds))
 		spin_folded(e, spins, wait_ns);
 	int side = write != 0;
 	e->c[ST_SUMMARY_COUNT_RW_ACQUIRED_READ + side]++;
@@ -958,8 +957,8 @@ void st_summary_barrier_departure(const void *obj, const void *caller, int round
 {
 	(void)round;
 	FAMILY_ENTRY(BARRIER, obj, caller);
-	if (spins >= 0) /* the spin's loop, folded (barrier.c) */
-		spin_add(e, spins, ST_SPIN_OUTCOME_ACQUIRED, st_spin_mode, wait_ns);
+	if (spins >= 0) /* barrier.c */
+		spin_folded(e, spins, wait_ns);
 	e->c[ST_SUMMARY_COUNT_BAR_DEPARTURES]++;
 	hist_add(e, ST_SUMMARY_HIST_BARRIER_WAIT, wait_ns);
 	ledger(e, ST_SUMMARY_HIST_LEDGER_BARRIER, wait_ns, 0, 0);

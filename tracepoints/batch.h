@@ -108,6 +108,17 @@ static inline int64_t st_batch_clock(struct st_batch *b)
 	return st_batch_anchor(b);
 }
 
+/* A record whose time t was read before it (ST_TRACE_AT: a late
+ * `signaled`, a wait's end read for its duration, src/internal/clock.h
+ * st_rec_at): never before the thread's last record (clamped), and the
+ * records after it never before it. */
+static inline int64_t st_batch_at(struct st_batch *b, int64_t t)
+{
+	if (__builtin_expect(t < b->last_ns, 0))
+		t = b->last_ns;
+	return b->last_ns = t;
+}
+
 /* Where the calling thread's next record of `need` words goes, or NULL
  * if it has no ring (the caller emits the event itself). */
 static inline uint64_t *st_batch_reserve(uint32_t need)

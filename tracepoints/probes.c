@@ -527,7 +527,7 @@ static __thread int64_t st_next_at __attribute__((tls_model("initial-exec")));
 			const uint32_t n_ = sizeof(w_) / sizeof(w_[0]);           \
 			uint64_t *p_ = st_batch_reserve(n_ + 2);                  \
 			if (p_) {                                                 \
-				int64_t now_ = at_ ? at_ : st_batch_clock(st_mine); \
+				int64_t now_ = at_ ? st_batch_at(st_mine, at_) : st_batch_clock(st_mine); \
 				p_[0] = ST_BATCH_HEAD(st_ev_hash[ST_EVI_##fam##_##name], n_); \
 				p_[1] = (uint64_t)now_;                           \
 				memcpy(p_ + 2, w_, sizeof(w_));                   \

@@ -142,9 +142,11 @@ int st_barrier_wait(struct st_barrier *b, const void *caller)
 	int spun = wait_round(b, round, shared, &spins);
 	/* Our last touch of b: destroy waits for `leaving` to drain. */
 	depart(b, shared);
-	if (t0)
-		st_barrier_ev_departure(b, caller, (int)round, st_waited_ns(spun, t0),
-					spun && folds ? spins : -1);
+	if (t0) {
+		unsigned long long t1 = st_waited_end(spun, t0);
+		st_barrier_ev_departure_at(st_rec_at(t1), b, caller, (int)round, t1 - t0,
+					   spun && folds ? spins : -1);
+	}
 	return 0;
 }
 

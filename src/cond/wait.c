@@ -22,6 +22,7 @@ struct wait_ctx {
 	int spin_budget;   /* private: this wait's hand-off spin (enqueue) */
 	int after_wake;    /* ... the long one after a wake (wait.h: AFTER A WAKE) */
 	int unlocked;      /* the mutex was released (so re-acquire it) */
+	int spun;          /* a spin ended the wait (its end is the wait's: st_waited_ns) */
 	unsigned long long t0;
 	int fold_spins;    /* woke stands for the spin's loop: its iterations, else -1 */
 	unsigned long long fold_ns; /* ... and its time */
@@ -138,6 +139,7 @@ static int sleep_until_released(struct wait_ctx *w)
 	st_spin_wake_done(w->after_wake, got);
 	st_spin_note_slept(0);
 	if (got == ST_SPIN_OUTCOME_ACQUIRED) {
+		w->spun = 1;
 		if (s0 && st_tls.spin_fold) {
 			w->fold_spins = spins;
 			w->fold_ns = st_tls.spin_end_ns - s0;
@@ -262,9 +264,13 @@ static int finish(struct wait_ctx *w, int reason)
 	int e = 0;
 
 	st_set_caller(w->caller);
-	if (w->t0)
-		st_cond_ev_woke(w->c, w->shared ? 0 : &w->node, how, w->spurious,
-				st_now_ns() - w->t0, w->fold_spins, w->fold_ns);
+	/* A spun wait ended with its spin: no clock read for its end. */
+	unsigned long long end = 0;
+	if (w->t0) {
+		end = st_waited_end(w->spun, w->t0);
+		st_cond_ev_woke_at(st_rec_at(end), w->c, w->shared ? 0 : &w->node, how,
+				   w->spurious, end - w->t0, w->fold_spins, w->fold_ns);
+	}
 	/* ref is written before our barrier's release, read after it. A
 	 * cancelled SIGNALED waiter without one was in a broadcast batch:
 	 * that broadcast reached everybody, there is nothing to pass on. */
@@ -273,15 +279,24 @@ static int finish(struct wait_ctx *w, int reason)
 	if (w->unlocked) {
 		/* Requeued by the previous member: it counted us. */
 		int counted = !w->shared && took && w->node.counted;
-		int contended;
-		unsigned long long t1 = st_tracing() ? st_now_ns() : 0;
-		e = st_mutex_cond_relock(w->m, counted, w->caller, &contended);
+		int contended, traced = st_tracing();
+		/* t1 stays 0 for a relock that took the mutex at its first
+		 * CAS: it waited for nothing (relock_ns 0), and two clock
+		 * reads around one CAS would be most of the hand-off's
+		 * tracing cost (cond.def, relocked). */
+		unsigned long long t1 = 0;
+		e = st_mutex_cond_relock(w->m, counted, w->caller, &contended, traced ? &t1 : 0);
 		if (e)
 			w->unlocked = 0; /* not held: hand the barrier on by a wake */
-		if (t1)
-			st_cond_ev_relocked(w->c, w->m, w->shared ? 0 : &w->node,
-					    contended, e, st_now_ns() - t1,
-					    e ? 0 : st_mutex_cond_acquisitions(w->m));
+		if (traced) {
+			/* Taken at once: when the wait ended, as its record
+			 * says (st_rec_at; an end read before tracing began
+			 * is 0: then the record reads its own time). */
+			unsigned long long t2 = t1 ? st_now_ns() : end;
+			st_cond_ev_relocked_at(st_rec_at(t2), w->c, w->m, w->shared ? 0 : &w->node,
+					       contended, e, t1 ? t2 - t1 : 0,
+					       e ? 0 : st_mutex_cond_acquisitions(w->m));
+		}
 	}
 	if (!w->shared && took && w->node.prev)
 		hand_off(w);
@@ -310,9 +325,10 @@ int st_cond_wait(struct st_cond *c, pthread_mutex_t *m, clockid_t clk,
 	/* c is valid: we are queued (or counted) and still hold the mutex. */
 	if (st_tracing()) {
 		w.t0 = st_now_ns();
-		st_cond_ev_enqueued(c, caller, m, w.shared ? 0 : &w.node, clk, abs != 0,
-				    abs ? (int64_t)abs->tv_sec : 0, abs ? (int64_t)abs->tv_nsec : 0,
-				    queued, st_mutex_cond_acquisitions(m));
+		st_cond_ev_enqueued_at(st_rec_at(w.t0), c, caller, m, w.shared ? 0 : &w.node, clk,
+				       abs != 0, abs ? (int64_t)abs->tv_sec : 0,
+				       abs ? (int64_t)abs->tv_nsec : 0, queued,
+				       st_mutex_cond_acquisitions(m));
 	}
 
 	r = st_mutex_unlock(st_mutex(m), caller);

@@ -105,6 +105,20 @@ unsigned long long st_clock_back(int64_t d);
 /* A forked child (the library's atfork handler). */
 void st_clock_forked(void);
 
+/* The time a record of a moment read by st_now_ns as t is to carry
+ * (st_<family>_ev_<event>_at's t, src/internal/trace.h): t itself where
+ * the durations' clock is CLOCK_MONOTONIC (no scale: the kernel keeps
+ * time with another clocksource, or SYNCTRACE_CLOCK=monotonic), which is
+ * the records' clock; else 0: the record reads its own. Where
+ * clock_gettime costs ~27 ns (kvm-clock here) that is one read less a
+ * record that ends a wait. The record is written after the read: any
+ * record of this thread written in between is later, and the batch
+ * clamps t to it (tracepoints/batch.h, st_batch_at). */
+static inline int64_t st_rec_at(unsigned long long t)
+{
+	return __atomic_load_n(&st_clock.mult, __ATOMIC_RELAXED) ? 0 : (int64_t)t;
+}
+
 static inline unsigned long long st_now_ns(void)
 {
 #if ST_CLOCK_HAVE_TSC

@@ -97,12 +97,14 @@ static int relock_counted(struct st_mutex *m, int *sleeps)
 }
 
 int st_mutex_cond_relock(pthread_mutex_t *pm, int counted, const void *caller,
-			 int *contended)
+			 int *contended, unsigned long long *t1)
 {
 	struct st_mutex *m = st_mutex(pm);
 	int kind = m->kind;
 
 	if (counted) {
+		if (t1)
+			*t1 = st_now_ns();
 		int sleeps = 0;
 		relock_counted(m, &sleeps);
 		/* Held: the counters are ours. */
@@ -120,5 +122,7 @@ int st_mutex_cond_relock(pthread_mutex_t *pm, int counted, const void *caller,
 		return 0;
 	}
 	*contended = 1;
+	if (t1)
+		*t1 = st_now_ns();
 	return st_mutex_lock_relock(m, caller); /* forwards glibc's own objects too */
 }

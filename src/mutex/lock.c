@@ -35,8 +35,9 @@ static void acquired_slow(struct st_mutex *m, const void *caller, int how, int s
 		/* The tracer's own mutexes are never traced: not at exit either. */
 		if (!st_from_tracer(caller))
 			st_object_note(m, ST_FAMILY_MUTEX);
-		st_mutex_ev_acquired(m, caller, how, spins, sleeps,
-			 st_waited_ns(how == ST_MUTEX_HOW_SPIN, t0), n, c);
+		unsigned long long t1 = st_waited_end(how == ST_MUTEX_HOW_SPIN, t0);
+		st_mutex_ev_acquired_at(st_rec_at(t1), m, caller, how, spins, sleeps, t1 - t0,
+					n, c);
 	}
 }
 

@@ -136,13 +136,16 @@ int st_mutex_forward_destroy(pthread_mutex_t *m);
  * handoff: the holder counts a thread about to be requeued onto the word
  * in `waiters` and sets SLEEPERS; 0 if the mutex cannot take requeues.
  * relock: re-acquire after a wait; counted: the caller was counted by a
- * handoff (it drops that count); *contended: it could not take it at once. */
+ * handoff (it drops that count); *contended: it could not take it at once;
+ * t1 (traced, else NULL): the durations' clock when it began to wait for
+ * the mutex, 0 if it took it at its first attempt (one CAS: nothing
+ * waited, and no clock is read for it). */
 int st_mutex_cond_check(pthread_mutex_t *m);
 int st_mutex_cond_requeueable(pthread_mutex_t *m);
 int st_mutex_cond_held(pthread_mutex_t *m); /* ours, private, held by the caller */
 int st_mutex_cond_handoff(pthread_mutex_t *m);
 int st_mutex_cond_relock(pthread_mutex_t *m, int counted, const void *caller,
-			 int *contended);
+			 int *contended, unsigned long long *t1);
 
 /* Full level: note when and how the holder took the mutex (holder only).
  * The time is CLOCK_MONOTONIC's, not the durations' clock: the analyzer

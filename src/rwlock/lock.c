@@ -95,10 +95,12 @@ static void acquired(struct st_rwlock *rw, int write, int how, int spins, int sl
 {
 	if (write)
 		st_dec(&rw->wwait); /* WRITE is ours: no longer a waiting writer */
-	if (t0)
-		st_rwlock_ev_acquired(rw, caller, write, how,
-				      st_rwlock_readers_after(rw, write), spins, sleeps,
-				      st_waited_ns(how == ST_RWLOCK_HOW_SPIN, t0));
+	if (t0) {
+		unsigned long long t1 = st_waited_end(how == ST_RWLOCK_HOW_SPIN, t0);
+		st_rwlock_ev_acquired_at(st_rec_at(t1), rw, caller, write, how,
+					 st_rwlock_readers_after(rw, write), spins, sleeps,
+					 t1 - t0);
+	}
 }
 
 int st_rwlock_lock_slow(struct st_rwlock *rw, int write, clockid_t clk,

@@ -70,9 +70,11 @@ int st_sem_wait_slow(struct st_sem *s, clockid_t clk, const struct timespec *abs
 		st_spin_note_slept(0);
 		/* The hint is written before we return: s lives at least until
 		 * its waiter returns (only sem_post must not touch it late). */
-		if (t0)
-			st_sem_ev_acquired(s, caller, ST_SEM_HOW_SPIN, spins, 0,
-					   st_waited_ns(1, t0));
+		if (t0) {
+			unsigned long long t1 = st_waited_end(1, t0);
+			st_sem_ev_acquired_at(st_rec_at(t1), s, caller, ST_SEM_HOW_SPIN, spins,
+					      0, t1 - t0);
+		}
 		return 0;
 	}
 
@@ -114,9 +116,11 @@ int st_sem_wait_slow(struct st_sem *s, clockid_t clk, const struct timespec *abs
 	}
 	/* The token is ours; s may be gone already: only its address. */
 	st_spin_note_slept(sleeps > 0);
-	if (t0)
-		st_sem_ev_acquired(s, caller, ST_SEM_HOW_SLEEP, spins, sleeps,
-				   st_now_ns() - t0);
+	if (t0) {
+		unsigned long long t1 = st_now_ns();
+		st_sem_ev_acquired_at(st_rec_at(t1), s, caller, ST_SEM_HOW_SLEEP, spins, sleeps,
+				      t1 - t0);
+	}
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 struct outcome {
 	int moved, leaving, first_how;
 	struct st_cond_waiter *first;
+	int64_t t; /* the signal record's time (0: read it as it is written) */
 };
 
 /* A single signal's `signaled` record, written after the waiter's release
@@ -147,6 +148,12 @@ static void signal_private(struct st_cond *c, int n, const void *caller, struct 
 			st_spin_note_wake(res);
 		else if (how == ST_COND_RELEASE_RUNNING)
 			st_spin_note_wake(0);
+		/* A single signal that released a running waiter took it at
+		 * late.t and made no system call since: its record says so,
+		 * and reads no clock while the signaler most likely still
+		 * holds the mutex its waiter's relock is about to try. */
+		if (how == ST_COND_RELEASE_RUNNING)
+			o->t = late.t;
 	}
 	o->moved = moved;
 	o->leaving = leaving;
@@ -156,7 +163,7 @@ static void signal_private(struct st_cond *c, int n, const void *caller, struct 
 
 int st_cond_signal_slow(struct st_cond *c, int n, const void *caller)
 {
-	struct outcome o = { 0, 0, -1, 0 };
+	struct outcome o = { 0, 0, -1, 0, 0 };
 
 	st_set_caller(caller);
 	if (c->attr & ST_COND_PSHARED)
@@ -164,7 +171,7 @@ int st_cond_signal_slow(struct st_cond *c, int n, const void *caller)
 	else
 		signal_private(c, n, caller, &o);
 	/* c may be destroyed by now (a woken waiter may have): its address. */
-	st_cond_ev_signal(c, caller, n == INT32_MAX, o.moved, o.leaving, o.first,
-			  o.first_how);
+	st_cond_ev_signal_at(o.t, c, caller, n == INT32_MAX, o.moved, o.leaving, o.first,
+			     o.first_how);
 	return 0;
 }

@@ -127,9 +127,11 @@ static int may_sleep(struct st_cond_waiter *n)
 static int sleep_until_released(struct wait_ctx *w)
 {
 	int spins, got;
-	/* Traced: the spin starts now, and woke stands for its loop if it
-	 * sees us released (wait.h, st_spin_from_folded). */
-	unsigned long long s0 = w->t0 ? st_now_ns() : 0;
+	/* Traced: the spin starts with the wait (st_cond_wait: t0 was read
+	 * just before the enqueued record, after the mutex's release), and
+	 * woke stands for its loop if it sees us released (wait.h,
+	 * st_spin_from_folded). */
+	unsigned long long s0 = w->t0;
 	st_spin_from_folded(s0);
 	if (w->shared)
 		got = st_spin(w->c, 0, released, w, &spins);
@@ -322,16 +324,25 @@ int st_cond_wait(struct st_cond *c, pthread_mutex_t *m, clockid_t clk,
 	st_set_caller(caller);
 	int queued = w.shared ? enqueue_shared(&w) : enqueue_private(&w);
 	ST_FAULT_POINT(cond_after_enqueue);
-	/* c is valid: we are queued (or counted) and still hold the mutex. */
-	if (st_tracing()) {
+	/* Read while we hold the mutex: c is valid, we are queued (or
+	 * counted). */
+	int traced = st_tracing();
+	uint64_t acq = traced ? st_mutex_cond_acquisitions(m) : 0;
+
+	r = st_mutex_unlock(st_mutex(m), caller);
+	/* The enqueued record goes after the release, with the wait's start:
+	 * its clock read and its write held the mutex that the waiter we may
+	 * just have signaled is about to take back (a traced ping-pong,
+	 * whose signaler then waits). Only c's address is used (a signal may
+	 * have taken us already). t0 is also the spin's start (one record's
+	 * write in its spin_ns) and, where the clocks are one, the record's
+	 * time (st_rec_at). */
+	if (traced) {
 		w.t0 = st_now_ns();
 		st_cond_ev_enqueued_at(st_rec_at(w.t0), c, caller, m, w.shared ? 0 : &w.node, clk,
 				       abs != 0, abs ? (int64_t)abs->tv_sec : 0,
-				       abs ? (int64_t)abs->tv_nsec : 0, queued,
-				       st_mutex_cond_acquisitions(m));
+				       abs ? (int64_t)abs->tv_nsec : 0, queued, acq);
 	}
-
-	r = st_mutex_unlock(st_mutex(m), caller);
 	if (r)
 		/* The mutex was not released (glibc's object refused): leave
 		 * at once, as a timeout would, and report its error. (A

@@ -122,6 +122,11 @@ int st_crowd_spin_ended(struct st_crowd *c, uint64_t t0, uint64_t now, uint64_t 
 	return 1;
 }
 
+void st_crowd_yield(void)
+{
+	syscall(SYS_sched_yield);
+}
+
 uint64_t st_crowd_now(void)
 {
 	struct timespec ts;

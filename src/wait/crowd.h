@@ -105,6 +105,12 @@ int st_crowd_spin_ended(struct st_crowd *c, uint64_t t0, uint64_t now, uint64_t 
 uint64_t st_crowd_now(void);
 uint64_t st_crowd_tick(void);
 
+/* A long gated spin gives the CPU to whoever is queued on it (wait.h,
+ * ST_SPIN_YIELD_FROM): sched_yield, out of line (the spin loop stays
+ * small) and raw (a program's interposed sched_yield must not run inside
+ * our wait). */
+void st_crowd_yield(void);
+
 /* For the spinners: the process's verdict now. */
 static inline int st_crowded(uint64_t now)
 {

@@ -35,6 +35,21 @@
  * hand-off pays for it (doc/spin.md). */
 #define ST_SPIN_GAP_MAX 16
 
+/* A gated spin (the crowd hint stops it: crowd.h) that has run
+ * ST_SPIN_YIELD_FROM pauses (~5 us here) without its release yields the
+ * CPU (sched_yield), and again every ST_SPIN_YIELD_EVERY pauses. The
+ * thread it waits for is then often queued behind it on this CPU (a
+ * crowd the sampled hint has not seen yet, or too short for it: the
+ * tracer's consumer daemon, a burst of wake-ups): the yield lets it run
+ * now instead of after the whole budget (a hand-off spin ~19 us, the
+ * long one after a wake ~95 us). With nobody else runnable here the
+ * yield returns at once (~1 us). The default budget (100 pauses) never
+ * gets there; ungated spins (a mutex's lock, a semaphore's hand-off:
+ * crowds measured better spun through) do not yield. Measured: bench/
+ * README.md, "One clock read for two uses, session 20". */
+#define ST_SPIN_YIELD_FROM 256
+#define ST_SPIN_YIELD_EVERY 256
+
 /* Returns an st_spin_outcome; *iterations gets the pauses spun. try_acquire
  * (non-zero: acquired) is called when the caller's word may have changed
  * (it re-checks itself); limit is the budget in pauses; gated: no spin
@@ -60,14 +75,22 @@ static inline int st_spin_gated(const void *obj, volatile int *waiters,
 		limit = INT_MAX - ST_SPIN_GAP_MAX;
 	if (st_tracing())
 		t0 = given ? given : st_now_ns();
+	/* Up to stop pauses, then (gated, with budget left) a yield and
+	 * ST_SPIN_YIELD_EVERY more: the probes' loop stays as it was. */
+	int stop = gated && limit > ST_SPIN_YIELD_FROM ? ST_SPIN_YIELD_FROM : limit;
 	for (;;) {
 		if (try_acquire(ctx)) {
 			outcome = ST_SPIN_OUTCOME_ACQUIRED;
 			break;
 		}
-		if (i >= limit) {
-			outcome = ST_SPIN_OUTCOME_GAVE_UP;
-			break;
+		if (i >= stop) {
+			if (stop >= limit) {
+				outcome = ST_SPIN_OUTCOME_GAVE_UP;
+				break;
+			}
+			st_crowd_yield();
+			stop = limit - i > ST_SPIN_YIELD_EVERY ? i + ST_SPIN_YIELD_EVERY : limit;
+			continue;
 		}
 		if (mode == ST_SPIN_MODE_BAIL && waiters && st_load_relaxed(waiters)) {
 			outcome = ST_SPIN_OUTCOME_SAW_WAITERS;

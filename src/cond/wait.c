@@ -22,7 +22,7 @@ struct wait_ctx {
 	int spin_budget;   /* private: this wait's hand-off spin (enqueue) */
 	int after_wake;    /* ... the long one after a wake (wait.h: AFTER A WAKE) */
 	int unlocked;      /* the mutex was released (so re-acquire it) */
-	int spun;          /* a spin ended the wait (its end is the wait's: st_waited_ns) */
+	int spun;          /* a spin ended the wait (its end is the wait's: st_waited_end) */
 	unsigned long long t0;
 	int fold_spins;    /* woke stands for the spin's loop: its iterations, else -1 */
 	unsigned long long fold_ns; /* ... and its time */

@@ -149,8 +149,8 @@ static inline void st_spin_from_folded(unsigned long long t0)
 	}
 }
 
-/* When a wait that began at t0 ended, and how long it lasted, for its
- * event; spun: a spin ended it. The acquisition is then the spin's last
+/* When a wait that began at t0 ended (its duration: that minus t0), for
+ * its event; spun: a spin ended it. The acquisition is then the spin's last
  * moment, so the clock is not read again: with st_spin_from, a spun wait
  * reads it twice (its start, its spin's end) where it read it four times
  * (~25 ns each, a quarter of a sub-microsecond hand-off). A spin that read
@@ -163,10 +163,6 @@ static inline unsigned long long st_waited_end(int spun, unsigned long long t0)
 	return spun && e >= t0 ? e : st_now_ns();
 }
 
-static inline unsigned long long st_waited_ns(int spun, unsigned long long t0)
-{
-	return st_waited_end(spun, t0) - t0;
-}
 
 /* A spin gated by the crowd hint (crowd.h). */
 static inline int st_spin_for(const void *obj, volatile int *waiters,

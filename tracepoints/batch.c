@@ -527,9 +527,8 @@ void st_batch_init(void)
 					    ST_EVI_rwlock_acquired, ST_EVI_rwlock_timeout,
 					    ST_EVI_barrier_departure };
 	static const enum st_evi idle[] = { ST_EVI_sem_wait_begin, ST_EVI_sem_sleep,
-					    ST_EVI_sem_acquired,   ST_EVI_barrier_arrival,
-					    ST_EVI_barrier_departure, ST_EVI_cond_woke,
-					    ST_EVI_spin_loop,      ST_EVI_futex_wait };
+					    ST_EVI_barrier_arrival, ST_EVI_cond_enqueued,
+					    ST_EVI_spin_loop };
 	for (unsigned i = 0; i < sizeof(begins) / sizeof(begins[0]); i++)
 		st_batch_wait_begins[begins[i]] = 1;
 	for (unsigned i = 0; i < sizeof(idle) / sizeof(idle[0]); i++)

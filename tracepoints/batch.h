@@ -133,16 +133,18 @@ static inline uint64_t *st_batch_reserve(uint32_t need)
 	return &b->w[h % ST_RING];
 }
 
-/* Events after which the thread holds nothing it took through us and is
- * not ending a wait that another thread's short spin waits out: a wait
- * begins or a sleep is near (sem:wait_begin, sem:sleep, barrier:arrival,
- * a spin:loop written, i.e. not folded: mostly one that gave up), or a wait
- * ended without a lock (sem:acquired, barrier:departure, cond:woke,
- * futex:wait). A write-out takes microseconds: at such a record it delays
- * this thread alone, where at another (a mutex just acquired, a condvar's
- * signal and enqueue with the mutex held) it holds up a partner spinning
- * for a lock on a budget shorter than that, which then sleeps: a traced
- * cond ping-pong slept once every ~24 hand-offs, once per write-out. */
+/* Events after which the thread holds nothing it took through us and
+ * begins to wait: sem:wait_begin, sem:sleep, barrier:arrival,
+ * cond:enqueued (written after the mutex's release: src/cond/wait.c), a
+ * spin:loop written (not folded: mostly one that gave up, a sleep next).
+ * A write-out takes microseconds: there it overlaps the wait, which ends
+ * by another thread's action. At another record it holds up a partner:
+ * with a lock held (a mutex just acquired, a condvar's signal and enqueue
+ * with the mutex held) a partner spinning for it on a budget shorter
+ * than that, which then sleeps (a traced cond ping-pong slept once every
+ * ~24 hand-offs, once per write-out); at the end of a wait (sem:acquired,
+ * barrier:departure, cond:woke, futex:wait: the idle set until session
+ * 20) the partner that waits for this thread's answer. */
 extern unsigned char st_batch_idle[ST_EVI_N];
 
 /* The record of `need` words of event evi at the reserved place is

@@ -17,7 +17,7 @@ struct st_tls {
 	int cond_signals_left; /* signals that still count as replies: each private
 				  condvar wait resets it (cond.h, spin hint) */
 	unsigned long long spin_end_ns; /* when the last traced spin ended (wait.h) */
-	unsigned long long spin_t0;     /* the start a wait gives its spin (st_spin_from) */
+	unsigned long long spin_t0;     /* the start a wait gives its spin (st_spin_from_folded) */
 	/* After a wake (wait.h: AFTER A WAKE): */
 	int handoff_woke;         /* a post, signal or opening of ours woke a sleeper ... */
 	unsigned handoff_woke_ops; /* ... at this `ops` */

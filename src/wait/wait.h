@@ -62,7 +62,7 @@ static inline int st_spin_gated(const void *obj, volatile int *waiters,
 	unsigned long long t0 = 0, given = st_tls.spin_t0;
 	uint64_t c0 = 0;
 
-	if (given) /* (st_spin_from) only this spin's; untraced, 0 */
+	if (given) /* (st_spin_from_folded) only this spin's; untraced, 0 */
 		st_tls.spin_t0 = 0;
 	*iterations = 0;
 	if (mode == ST_SPIN_MODE_NONE || limit <= 0)
@@ -120,16 +120,10 @@ static inline int st_spin_gated(const void *obj, volatile int *waiters,
  * again (one read less a wait: ~25 ns on CLOCK_MONOTONIC, ~11 on the
  * counter, src/internal/clock.h). Every spin takes and clears
  * it at its top, so no later spin sees it. The wait's events are emitted
- * before t0 is read, so neither duration includes them. */
-static inline void st_spin_from(unsigned long long t0)
-{
-	if (t0) {
-		st_tls.spin_t0 = t0;
-		st_tls.spin_fold = 0;
-	}
-}
-
-/* The same, for a wait whose own last event, when its spin acquires,
+ * before t0 is read, so neither duration includes them (but a condvar's
+ * enqueued, written after it: src/cond/wait.c).
+ *
+ * Every such wait's own last event, when its spin acquires, also
  * says all that the spin's loop event would (a semaphore's, mutex's or
  * rwlock's acquired with how SPIN, a barrier's departure with spins >= 0:
  * the loop's iterations, and wait_ns its spin_ns, as the spin began at t0
@@ -151,7 +145,7 @@ static inline void st_spin_from_folded(unsigned long long t0)
 
 /* When a wait that began at t0 ended (its duration: that minus t0), for
  * its event; spun: a spin ended it. The acquisition is then the spin's last
- * moment, so the clock is not read again: with st_spin_from, a spun wait
+ * moment, so the clock is not read again: with st_spin_from_folded, a spun wait
  * reads it twice (its start, its spin's end) where it read it four times
  * (~25 ns each, a quarter of a sub-microsecond hand-off). A spin that read
  * no clock (tracing began meanwhile) left an older time: then it is read.
@@ -162,7 +156,6 @@ static inline unsigned long long st_waited_end(int spun, unsigned long long t0)
 	unsigned long long e = st_tls.spin_end_ns;
 	return spun && e >= t0 ? e : st_now_ns();
 }
-
 
 /* A spin gated by the crowd hint (crowd.h). */
 static inline int st_spin_for(const void *obj, volatile int *waiters,

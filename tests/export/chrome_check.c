@@ -311,7 +311,10 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < ns; i++) {
 		if (i && (s[i].pid != s[i - 1].pid || s[i].tid != s[i - 1].tid))
 			depth = 0;
-		while (depth && open[depth - 1] <= s[i].b)
+		/* ts + dur is summed in doubles: a slice that begins where the
+		 * last one ends may see that end a rounding above its begin
+		 * (1e-9 us, as the crossing test below allows). */
+		while (depth && open[depth - 1] <= s[i].b + 1e-9)
 			depth--;
 		if (depth && s[i].e > open[depth - 1] + 1e-9) {
 			fprintf(stderr, "chrome_check: slice '%s' [%.3f, %.3f] on %g/%g crosses its "

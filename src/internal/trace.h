@@ -85,8 +85,11 @@ static inline void st_trace_leave(void)
  * another is emitted, and noted (st_summary_saw: an init or destroy ends
  * an object's life) unless it is one of the summary's own (mode 2). */
 #define ST_SUM_FIRST_(t, n, ...) n
-#define ST_SUM_DO_1(fam, name, args) st_summary_##fam##_##name(ST_NAMES args)
+#define ST_SUM_DO_1(fam, name, args)                                          \
+	st_summary_defer(ST_EVI_##fam##_##name, ST_NARGS args / 2,            \
+			 (const uint64_t[]){ ST_WORDS args }, ST_SUMMARY_HAS_CALLER args)
 #define ST_SUM_DO_2(fam, name, args) st_load_acquire(&st_probes_in)->fam##_##name(ST_NAMES args)
+#define ST_SUM_DO_3(fam, name, args) ((void)0)
 #define ST_SUM_LIFE_init ~, 1
 #define ST_SUM_LIFE_destroy ~, 1
 #define ST_SUM_DO_0(fam, name, args)                                                \

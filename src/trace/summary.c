@@ -3,7 +3,12 @@
  * Each thread that aggregates owns one table, mapped on its first
  * aggregate and never unmapped: a table whose thread exited is free and
  * the next new thread takes it (so `st_sum_all` only grows to the most
- * threads alive at once). In a table, entries are keyed by object address
+ * threads alive at once). Events come into a table's queue (q: their
+ * fields, copied) and are aggregated from it in order (drain) where the
+ * thread waits for another anyway, when the queue is full, and before the
+ * table is read (its age, a flush, an exit, an event that is noted); the
+ * per-thread state below (woken_obj, in_relock, the futile-wake fields)
+ * is the aggregators' alone. In a table, entries are keyed by object address
  * (open addressing, linear probing over ST_SUM_PROBE slots); an entry holds
  * the object's counts (enum st_summary_count), and up to ST_SUM_NH
  * histograms, each with up to ST_SUM_HB distinct buckets of st_hist.h.
@@ -11,11 +16,14 @@
  * table) and starts it again: sums stay exact, as the events add up.
  *
  * Who touches a table:
- *   its owner thread  every aggregate, its own flushes (age, full, exit)
- *   the exiting process's last thread  st_summary_flush_all, which reads
- *                     tables of threads still running without stopping
- *                     them: an aggregate they make meanwhile may be lost
- *                     or, if their own flush runs at once, counted twice
+ *   its owner thread  every event queued and aggregated, its own flushes
+ *                     (age, full, exit)
+ *   the exiting process's last thread  st_summary_flush_all, which drains
+ *                     and reads tables of threads still running without
+ *                     stopping them: an aggregate they make meanwhile may
+ *                     be lost or, if their own drain or flush runs at once,
+ *                     counted twice (a thread asleep in a wait writes
+ *                     nothing meanwhile: its numbers are exact)
  *   a forked child    drops every table's content (its parent's to report)
  * A table is claimed by CAS on `owned` (0 free, 1 owned): the only atomic
  * read-modify-write, once per thread. */
@@ -43,6 +51,9 @@
 			     * fewer) */
 #define ST_SUM_AGE_NS 1000000000ull
 #define ST_SUM_KV 240     /* numbers per object event (the analyzer reads 256) */
+#define ST_SUM_QW 1024    /* words of events queued before they are aggregated */
+#define ST_SUM_QN 20      /* fields of an event, at most (st_probes.h's ST_NARGS) */
+#define ST_SUM_ANY (~0u)  /* aggregate()'s n for fields that are whole (not queued) */
 
 #define E_AGAIN 11
 #define E_INTR 4
@@ -92,6 +103,11 @@ struct st_sum_table {
 	const void *last_obj;
 	struct st_sum_entry *last_e;
 	struct st_sum_entry e[ST_SUM_SLOTS];
+	/* The events not aggregated yet (st_summary_defer): qn words of
+	 * items, each a header (evi | n << 16) and the event's n fields as
+	 * batched words, in the order they happened. */
+	unsigned qn;
+	uint64_t q[ST_SUM_QW];
 };
 
 _Static_assert(ST_SUM_HB % 16 == 0 && ST_SUM_HB <= 0xffff, "bucket_pos reads 16 at a time");
@@ -135,6 +151,7 @@ static void forked_child(void)
 {
 	for (struct st_sum_table *t = st_sum_all; t; t = t->next) {
 		table_reset(t);
+		t->qn = 0;
 		t->since_ns = 0;
 		t->woken_obj = 0;
 		t->in_relock = 0;
@@ -250,6 +267,8 @@ static void table_emit(struct st_sum_table *t, int reason, int inside)
 
 /* ---- aggregation ----------------------------------------------------------- */
 
+static void drain(struct st_sum_table *t);
+
 static inline __attribute__((always_inline)) struct st_sum_table *mine(void)
 {
 	struct st_sum_table *t = st_sum_mine;
@@ -331,40 +350,56 @@ static inline __attribute__((always_inline)) struct st_sum_entry *entry_of(struc
 	return e;
 }
 
-/* The table's age: emitted once its oldest aggregate is a second old. */
+/* The table's age: emitted once its oldest aggregate (queued or not) is
+ * a second old, with what it queued. */
 static __attribute__((noinline)) void table_age(struct st_sum_table *t)
 {
 	uint64_t now = coarse_ns();
-	if (!t->since_ns)
+	if (!t->since_ns) {
 		t->since_ns = now;
-	else if (now - t->since_ns >= ST_SUM_AGE_NS)
-		table_emit(t, ST_SUMMARY_REASON_AGE, 1), t->since_ns = now;
+	} else if (now - t->since_ns >= ST_SUM_AGE_NS) {
+		if (t->qn)
+			drain(t);
+		table_emit(t, ST_SUMMARY_REASON_AGE, 1);
+		t->since_ns = now;
+	}
 }
 
-static __attribute__((noinline)) void entry_caller(struct st_sum_entry *e, const void *caller)
-{
-	e->caller = caller;
-	e->caller_ns = st_mono_ns(); /* placed on the trace's clock (summary.def) */
-}
-
-/* The entry an aggregate of obj goes to; NULL: no table. The table's
- * age is checked at the first aggregate of each operation (a slow path
+/* The age is checked at the first event of each operation (a slow path
  * begun: st_tls.ops, counted by st_set_caller), not at its later ones (its
  * spin, its futex calls, its end): an operation reads the coarse clock
  * once (~6 ns here), and a table a second old goes out at the start of the
  * thread's next operation, whole operations before it (an operation that
- * sleeps long sends it at the next one). Inlined: its callers are on a
- * traced hand-off's path. */
+ * sleeps long sends it at the next one). */
+static inline __attribute__((always_inline)) void age_check(struct st_sum_table *t)
+{
+	if (t->ops != st_tls.ops || st_unlikely(!t->since_ns)) {
+		t->ops = st_tls.ops;
+		table_age(t);
+	}
+}
+
+/* The time of the queued event being aggregated, if it was read (drain),
+ * else 0. */
+static __thread uint64_t st_sum_when __attribute__((tls_model("initial-exec")));
+
+static __attribute__((noinline)) void entry_caller(struct st_sum_entry *e, const void *caller)
+{
+	e->caller = caller;
+	/* placed on the trace's clock (summary.def); read now if its event's
+	 * was not (its entry had a caller when it was queued, then went out:
+	 * a time up to a queue's stay late) */
+	e->caller_ns = st_sum_when ? st_sum_when : st_mono_ns();
+}
+
+/* The entry an aggregate of obj goes to; NULL: no table (the age was
+ * checked when the event was queued: age_check). */
 static inline __attribute__((always_inline)) struct st_sum_entry *
 begin(const void *obj, int family, int past_woken, const void *caller)
 {
 	struct st_sum_table *t = mine();
 	if (st_unlikely(!t))
 		return 0;
-	if (t->ops != st_tls.ops || st_unlikely(!t->since_ns)) {
-		t->ops = st_tls.ops;
-		table_age(t);
-	}
 	if (past_woken && t->woken_obj == obj)
 		t->woken_obj = 0;
 	struct st_sum_entry *e = entry_of(t, obj);
@@ -525,14 +560,14 @@ static void spin_folded(struct st_sum_entry *e, int spins, uint64_t spin_ns)
 	spin_add(e, spins, ST_SPIN_OUTCOME_ACQUIRED, st_spin_mode, spin_ns);
 }
 
-void st_summary_mutex_requested(const void *obj, const void *caller, int owner, int waiters)
+static void agg_mutex_requested(const void *obj, const void *caller, int owner, int waiters)
 {
 	(void)owner, (void)waiters;
 	FAMILY_ENTRY(MUTEX, obj, caller);
 	e->c[ST_SUMMARY_COUNT_MUTEX_REQUESTED]++;
 }
 
-void st_summary_mutex_acquired(const void *obj, const void *caller, int how, int spins,
+static void agg_mutex_acquired(const void *obj, const void *caller, int how, int spins,
 			       int sleeps, uint64_t wait_ns, uint64_t acquisitions,
 			       uint32_t contended)
 {
@@ -556,7 +591,7 @@ void st_summary_mutex_acquired(const void *obj, const void *caller, int how, int
 	}
 }
 
-void st_summary_mutex_released(const void *obj, const void *caller, int waiters, int woken,
+static void agg_mutex_released(const void *obj, const void *caller, int waiters, int woken,
 			       uint64_t acquisitions, uint64_t acq_ts, int acq_how)
 {
 	(void)waiters, (void)acq_ts, (void)acq_how;
@@ -569,7 +604,7 @@ void st_summary_mutex_released(const void *obj, const void *caller, int waiters,
 	}
 }
 
-void st_summary_mutex_trylock_failed(const void *obj, const void *caller, int result,
+static void agg_mutex_trylock_failed(const void *obj, const void *caller, int result,
 				     int owner)
 {
 	(void)result, (void)owner;
@@ -577,7 +612,7 @@ void st_summary_mutex_trylock_failed(const void *obj, const void *caller, int re
 	e->c[ST_SUMMARY_COUNT_MUTEX_TRYLOCK_FAILED]++;
 }
 
-void st_summary_mutex_timeout(const void *obj, const void *caller, int sleeps, uint64_t wait_ns)
+static void agg_mutex_timeout(const void *obj, const void *caller, int sleeps, uint64_t wait_ns)
 {
 	(void)sleeps;
 	FAMILY_ENTRY(MUTEX, obj, caller);
@@ -587,7 +622,7 @@ void st_summary_mutex_timeout(const void *obj, const void *caller, int sleeps, u
 }
 
 /* The wake-then-block machine of analysis/model/futex.c, per thread. */
-void st_summary_futex_wait(const void *obj, const void *uaddr, int expected, int result,
+static void agg_futex_wait(const void *obj, const void *uaddr, int expected, int result,
 			   uint64_t slept_ns)
 {
 	(void)uaddr, (void)expected;
@@ -620,7 +655,7 @@ void st_summary_futex_wait(const void *obj, const void *uaddr, int expected, int
 	}
 }
 
-void st_summary_futex_wake(const void *obj, const void *uaddr, int requested, int woken)
+static void agg_futex_wake(const void *obj, const void *uaddr, int requested, int woken)
 {
 	(void)uaddr;
 	struct st_sum_entry *e = begin(obj, 0, 0, 0);
@@ -635,7 +670,7 @@ void st_summary_futex_wake(const void *obj, const void *uaddr, int requested, in
 		hist_add(e, ST_SUMMARY_HIST_FUTEX_HERD, pos(woken));
 }
 
-void st_summary_futex_requeue(const void *obj, const void *uaddr, const void *uaddr2,
+static void agg_futex_requeue(const void *obj, const void *uaddr, const void *uaddr2,
 			      int nwake, int nmove, int result)
 {
 	(void)uaddr, (void)uaddr2, (void)nwake, (void)nmove;
@@ -647,7 +682,7 @@ void st_summary_futex_requeue(const void *obj, const void *uaddr, const void *ua
 		e->c[ST_SUMMARY_COUNT_FX_REQUEUED] += (uint64_t)result;
 }
 
-void st_summary_spin_loop(const void *obj, int iterations, int outcome, int mode,
+static void agg_spin_loop(const void *obj, int iterations, int outcome, int mode,
 			  uint64_t spin_ns)
 {
 	struct st_sum_entry *e = begin(obj, 0, 0, 0);
@@ -660,6 +695,8 @@ void st_summary_saw(const void *first, int life)
 	struct st_sum_table *t = st_sum_mine;
 	if (!t)
 		return;
+	if (t->qn) /* what it notes comes after them */
+		drain(t);
 	if (t->woken_obj == first)
 		t->woken_obj = 0;
 	if (life) {
@@ -671,7 +708,7 @@ void st_summary_saw(const void *first, int life)
 
 /* ---- condvars (analysis/model/cond.c) ---------------------------------- */
 
-void st_summary_cond_enqueued(const void *cond, const void *caller, const void *mutex,
+static void agg_cond_enqueued(const void *cond, const void *caller, const void *mutex,
 			      const void *node, int clock, int timed, int64_t abs_sec,
 			      int64_t abs_nsec, int queued, uint64_t mutex_acq)
 {
@@ -685,15 +722,7 @@ void st_summary_cond_enqueued(const void *cond, const void *caller, const void *
 	t->fut_acq = 0;
 }
 
-/* Counted through signal's moved; what it adds (the waker's latency)
- * needs the waiter's events: not in a summary. */
-void st_summary_cond_signaled(const void *cond, const void *caller, const void *node, int order)
-{
-	(void)node, (void)order;
-	FAMILY_ENTRY(COND, cond, caller);
-}
-
-void st_summary_cond_leaving(const void *cond, const void *node, int reason)
+static void agg_cond_leaving(const void *cond, const void *node, int reason)
 {
 	(void)node;
 	FAMILY_ENTRY(COND, cond, 0);
@@ -702,7 +731,7 @@ void st_summary_cond_leaving(const void *cond, const void *node, int reason)
 	e->c[ST_SUMMARY_COUNT_COND_LEAVING_CANCEL] += reason == ST_COND_WOKE_CANCELLED;
 }
 
-void st_summary_cond_met_leaving(const void *cond, const void *caller, const void *node,
+static void agg_cond_met_leaving(const void *cond, const void *caller, const void *node,
 				 int refs)
 {
 	(void)node, (void)refs;
@@ -710,13 +739,13 @@ void st_summary_cond_met_leaving(const void *cond, const void *caller, const voi
 	e->c[ST_SUMMARY_COUNT_COND_MET_LEAVING]++;
 }
 
-void st_summary_cond_ref_wait_begin(const void *cond, const void *caller, int refs)
+static void agg_cond_ref_wait_begin(const void *cond, const void *caller, int refs)
 {
 	(void)refs;
 	FAMILY_ENTRY(COND, cond, caller);
 }
 
-void st_summary_cond_ref_wait_end(const void *cond, const void *caller, int refs,
+static void agg_cond_ref_wait_end(const void *cond, const void *caller, int refs,
 				  uint64_t waited_ns)
 {
 	(void)refs;
@@ -725,7 +754,7 @@ void st_summary_cond_ref_wait_end(const void *cond, const void *caller, int refs
 	e->c[ST_SUMMARY_COUNT_COND_REF_WAIT_NS] += waited_ns;
 }
 
-void st_summary_cond_handoff(const void *cond, const void *from, const void *to, int how,
+static void agg_cond_handoff(const void *cond, const void *from, const void *to, int how,
 			     int result)
 {
 	(void)from, (void)to, (void)result;
@@ -734,7 +763,7 @@ void st_summary_cond_handoff(const void *cond, const void *from, const void *to,
 					     : ST_SUMMARY_COUNT_COND_HANDOFF_WAKE]++;
 }
 
-void st_summary_cond_woke(const void *cond, const void *node, int how, int spurious,
+static void agg_cond_woke(const void *cond, const void *node, int how, int spurious,
 			  uint64_t wait_ns, int spins, uint64_t spin_ns)
 {
 	(void)node;
@@ -751,7 +780,7 @@ void st_summary_cond_woke(const void *cond, const void *node, int how, int spuri
 }
 
 /* The re-acquisition: its own wait kind, on the mutex. */
-void st_summary_cond_relocked(const void *cond, const void *mutex, const void *node,
+static void agg_cond_relocked(const void *cond, const void *mutex, const void *node,
 			      int contended, int result, uint64_t relock_ns, uint64_t mutex_acq)
 {
 	(void)node;
@@ -772,7 +801,7 @@ void st_summary_cond_relocked(const void *cond, const void *mutex, const void *n
 		ledger(me, ST_SUMMARY_HIST_LEDGER_COND_RELOCK, relock_ns, 0, !contended);
 }
 
-void st_summary_cond_signal(const void *cond, const void *caller, int broadcast, int moved,
+static void agg_cond_signal(const void *cond, const void *caller, int broadcast, int moved,
 			    int leaving, const void *first, int first_how)
 {
 	(void)first, (void)first_how;
@@ -791,7 +820,7 @@ void st_summary_cond_signal(const void *cond, const void *caller, int broadcast,
 
 /* ---- semaphores (analysis/model/sem.c) ---------------------------------- */
 
-void st_summary_sem_post(const void *obj, const void *caller, int result, int value,
+static void agg_sem_post(const void *obj, const void *caller, int result, int value,
 			 int nwaiters, int woken)
 {
 	(void)value, (void)nwaiters;
@@ -804,21 +833,21 @@ void st_summary_sem_post(const void *obj, const void *caller, int result, int va
 	}
 }
 
-void st_summary_sem_wait_begin(const void *obj, const void *caller, int value, int nwaiters)
+static void agg_sem_wait_begin(const void *obj, const void *caller, int value, int nwaiters)
 {
 	(void)value, (void)nwaiters;
 	FAMILY_ENTRY(SEM, obj, caller);
 	e->c[ST_SUMMARY_COUNT_SEM_WAIT_BEGINS]++;
 }
 
-void st_summary_sem_sleep(const void *obj, const void *caller, int nwaiters)
+static void agg_sem_sleep(const void *obj, const void *caller, int nwaiters)
 {
 	(void)nwaiters;
 	FAMILY_ENTRY(SEM, obj, caller);
 	e->c[ST_SUMMARY_COUNT_SEM_SLEEPS]++;
 }
 
-void st_summary_sem_acquired(const void *obj, const void *caller, int how, int spins,
+static void agg_sem_acquired(const void *obj, const void *caller, int how, int spins,
 			     int sleeps, uint64_t wait_ns)
 {
 	(void)sleeps;
@@ -834,7 +863,7 @@ void st_summary_sem_acquired(const void *obj, const void *caller, int how, int s
 	}
 }
 
-void st_summary_sem_timeout(const void *obj, const void *caller, int result, int sleeps,
+static void agg_sem_timeout(const void *obj, const void *caller, int result, int sleeps,
 			    uint64_t wait_ns)
 {
 	(void)sleeps;
@@ -844,7 +873,7 @@ void st_summary_sem_timeout(const void *obj, const void *caller, int result, int
 	ledger(e, ST_SUMMARY_HIST_LEDGER_SEM, wait_ns, 1, 0);
 }
 
-void st_summary_sem_trywait_failed(const void *obj, const void *caller, int nwaiters)
+static void agg_sem_trywait_failed(const void *obj, const void *caller, int nwaiters)
 {
 	(void)nwaiters;
 	FAMILY_ENTRY(SEM, obj, caller);
@@ -853,7 +882,7 @@ void st_summary_sem_trywait_failed(const void *obj, const void *caller, int nwai
 
 /* ---- rwlocks (analysis/model/rwlock.c); side: 0 read, 1 write ---------- */
 
-void st_summary_rwlock_requested(const void *obj, const void *caller, int write, int readers,
+static void agg_rwlock_requested(const void *obj, const void *caller, int write, int readers,
 				 int writer, int writers_waiting)
 {
 	(void)readers, (void)writer, (void)writers_waiting;
@@ -861,7 +890,7 @@ void st_summary_rwlock_requested(const void *obj, const void *caller, int write,
 	e->c[ST_SUMMARY_COUNT_RW_REQUESTED_READ + (write != 0)]++;
 }
 
-void st_summary_rwlock_acquired(const void *obj, const void *caller, int write, int how,
+static void agg_rwlock_acquired(const void *obj, const void *caller, int write, int how,
 				int readers, int spins, int sleeps, uint64_t wait_ns)
 {
 	(void)readers, (void)sleeps;
@@ -880,7 +909,7 @@ void st_summary_rwlock_acquired(const void *obj, const void *caller, int write, 
 	}
 }
 
-void st_summary_rwlock_released(const void *obj, const void *caller, int write, int readers_left,
+static void agg_rwlock_released(const void *obj, const void *caller, int write, int readers_left,
 				int sleepers, int woken)
 {
 	(void)write, (void)readers_left, (void)sleepers;
@@ -892,7 +921,7 @@ void st_summary_rwlock_released(const void *obj, const void *caller, int write, 
 	}
 }
 
-void st_summary_rwlock_writer_waiting(const void *obj, const void *caller, int readers,
+static void agg_rwlock_writer_waiting(const void *obj, const void *caller, int readers,
 				      int writers_waiting)
 {
 	(void)readers, (void)writers_waiting;
@@ -900,7 +929,7 @@ void st_summary_rwlock_writer_waiting(const void *obj, const void *caller, int r
 	e->c[ST_SUMMARY_COUNT_RW_WRITER_WAITS]++;
 }
 
-void st_summary_rwlock_readers_drained(const void *obj, const void *caller, int sleepers,
+static void agg_rwlock_readers_drained(const void *obj, const void *caller, int sleepers,
 				       int woken)
 {
 	(void)sleepers;
@@ -909,7 +938,7 @@ void st_summary_rwlock_readers_drained(const void *obj, const void *caller, int 
 	e->c[ST_SUMMARY_COUNT_RW_DRAINED_WASTED] += woken == 0;
 }
 
-void st_summary_rwlock_timeout(const void *obj, const void *caller, int write, int sleeps,
+static void agg_rwlock_timeout(const void *obj, const void *caller, int write, int sleeps,
 			       uint64_t wait_ns)
 {
 	(void)sleeps;
@@ -920,7 +949,7 @@ void st_summary_rwlock_timeout(const void *obj, const void *caller, int write, i
 	       wait_ns, 1, 0);
 }
 
-void st_summary_rwlock_trylock_failed(const void *obj, const void *caller, int write,
+static void agg_rwlock_trylock_failed(const void *obj, const void *caller, int write,
 				      int result, int readers, int writer)
 {
 	(void)result, (void)readers, (void)writer;
@@ -932,7 +961,7 @@ void st_summary_rwlock_trylock_failed(const void *obj, const void *caller, int w
  * All per thread: the serial thread is the one whose wait released the
  * round, so "who arrived last" needs no other thread's events. */
 
-void st_summary_barrier_arrival(const void *obj, const void *caller, int round, int arrived,
+static void agg_barrier_arrival(const void *obj, const void *caller, int round, int arrived,
 				int count)
 {
 	(void)round, (void)arrived;
@@ -941,7 +970,7 @@ void st_summary_barrier_arrival(const void *obj, const void *caller, int round, 
 	put_max(&e->c[ST_SUMMARY_COUNT_BAR_COUNT_MAX], pos(count));
 }
 
-void st_summary_barrier_released(const void *obj, const void *caller, int round, int count,
+static void agg_barrier_released(const void *obj, const void *caller, int round, int count,
 				 int woken)
 {
 	(void)round;
@@ -952,7 +981,7 @@ void st_summary_barrier_released(const void *obj, const void *caller, int round,
 	put_max(&e->c[ST_SUMMARY_COUNT_BAR_COUNT_MAX], pos(count));
 }
 
-void st_summary_barrier_departure(const void *obj, const void *caller, int round,
+static void agg_barrier_departure(const void *obj, const void *caller, int round,
 				  uint64_t wait_ns, int spins)
 {
 	(void)round;
@@ -964,14 +993,14 @@ void st_summary_barrier_departure(const void *obj, const void *caller, int round
 	ledger(e, ST_SUMMARY_HIST_LEDGER_BARRIER, wait_ns, 0, 0);
 }
 
-void st_summary_once_run(const void *obj, const void *caller, const void *routine)
+static void agg_once_run(const void *obj, const void *caller, const void *routine)
 {
 	FAMILY_ENTRY(ONCE, obj, caller);
 	e->c[ST_SUMMARY_COUNT_ONCE_RUNS]++;
 	put_max(&e->c[ST_SUMMARY_COUNT_ONCE_ROUTINE_MAX], (uint64_t)(uintptr_t)routine);
 }
 
-void st_summary_once_finished(const void *obj, const void *caller, int cancelled, int woken,
+static void agg_once_finished(const void *obj, const void *caller, int cancelled, int woken,
 			      uint64_t run_ns)
 {
 	FAMILY_ENTRY(ONCE, obj, caller);
@@ -985,13 +1014,13 @@ void st_summary_once_finished(const void *obj, const void *caller, int cancelled
 	hist_add(e, ST_SUMMARY_HIST_ONCE_RUN, run_ns);
 }
 
-void st_summary_once_wait(const void *obj, const void *caller)
+static void agg_once_wait(const void *obj, const void *caller)
 {
 	FAMILY_ENTRY(ONCE, obj, caller);
 	e->c[ST_SUMMARY_COUNT_ONCE_WAITS]++;
 }
 
-void st_summary_once_waited(const void *obj, const void *caller, uint64_t wait_ns)
+static void agg_once_waited(const void *obj, const void *caller, uint64_t wait_ns)
 {
 	FAMILY_ENTRY(ONCE, obj, caller);
 	e->c[ST_SUMMARY_COUNT_ONCE_WAITED]++;
@@ -999,7 +1028,7 @@ void st_summary_once_waited(const void *obj, const void *caller, uint64_t wait_n
 	ledger(e, ST_SUMMARY_HIST_LEDGER_ONCE, wait_ns, 0, 0);
 }
 
-void st_summary_spinlock_contended(const void *obj, const void *caller, int iterations,
+static void agg_spinlock_contended(const void *obj, const void *caller, int iterations,
 				   uint64_t spin_ns)
 {
 	FAMILY_ENTRY(SPINLOCK, obj, caller);
@@ -1009,11 +1038,148 @@ void st_summary_spinlock_contended(const void *obj, const void *caller, int iter
 	ledger(e, ST_SUMMARY_HIST_LEDGER_SPINLOCK, spin_ns, 0, 0);
 }
 
+/* ---- the queue ------------------------------------------------------------ */
+
+/* A batched word back into the field's type (st_probes.h's st_word). */
+#define ST_UNW(...) ST_CAT(ST_UNW_, ST_NARGS(__VA_ARGS__))(0, __VA_ARGS__)
+#define ST_UNW_2(i, t, n) (t)(a[i])
+#define ST_UNW_4(i, t, n, ...) (t)(a[i]), ST_UNW_2(i + 1, __VA_ARGS__)
+#define ST_UNW_6(i, t, n, ...) (t)(a[i]), ST_UNW_4(i + 1, __VA_ARGS__)
+#define ST_UNW_8(i, t, n, ...) (t)(a[i]), ST_UNW_6(i + 1, __VA_ARGS__)
+#define ST_UNW_10(i, t, n, ...) (t)(a[i]), ST_UNW_8(i + 1, __VA_ARGS__)
+#define ST_UNW_12(i, t, n, ...) (t)(a[i]), ST_UNW_10(i + 1, __VA_ARGS__)
+#define ST_UNW_14(i, t, n, ...) (t)(a[i]), ST_UNW_12(i + 1, __VA_ARGS__)
+#define ST_UNW_16(i, t, n, ...) (t)(a[i]), ST_UNW_14(i + 1, __VA_ARGS__)
+#define ST_UNW_18(i, t, n, ...) (t)(a[i]), ST_UNW_16(i + 1, __VA_ARGS__)
+#define ST_UNW_20(i, t, n, ...) (t)(a[i]), ST_UNW_18(i + 1, __VA_ARGS__)
+
+/* A case for each event with an aggregator (ST_SUMMARY_TAKES 1): its
+ * fields count n (0 with a NULL: only say it is taken). */
+#define ST_SUM_CASE_0(fam, name, args)
+#define ST_SUM_CASE_2(fam, name, args)
+#define ST_SUM_CASE_3(fam, name, args) \
+	case ST_EVI_##fam##_##name:    \
+		return 1;
+#define ST_SUM_CASE_1(fam, name, args)                       \
+	case ST_EVI_##fam##_##name:                          \
+		if (a && (n == ST_SUM_ANY || n == ST_NARGS args / 2)) \
+			agg_##fam##_##name(ST_UNW args);     \
+		return 1;
+
+/* Aggregate event evi, its n fields a[] (the calling thread's table is
+ * st_sum_mine). 1: it has an aggregator. */
+static int aggregate(unsigned evi, unsigned n, const uint64_t *a)
+{
+	switch (evi) {
+#define ST_EVENT(fam, name, args, fields) ST_CAT(ST_SUM_CASE_, ST_SUMMARY_TAKES(fam, name))(fam, name, args)
+#include "st_all_events.h"
+#undef ST_EVENT
+	default:
+		return 0;
+	}
+}
+
+/* An item's header: its event, its fields, whether its time follows them. */
+#define ST_SUM_ITEM(evi, n, timed) ((uint64_t)(evi) | (uint64_t)(n) << 16 | (uint64_t)(timed) << 24)
+#define ST_SUM_ITEM_EVI(h) ((unsigned)((h) & 0xffff))
+#define ST_SUM_ITEM_N(h) ((unsigned)((h) >> 16 & 0xff))
+#define ST_SUM_ITEM_TIMED(h) ((unsigned)((h) >> 24 & 1))
+
+/* Aggregate what t queued, in order. The aggregators act on st_sum_mine:
+ * it is t meanwhile (the process's last thread drains the others' at its
+ * exit). An item is checked before it is read: a table another thread
+ * still writes (st_summary_flush_all) gives a torn item at worst, never a
+ * read outside the queue. */
+static void drain(struct st_sum_table *t)
+{
+	struct st_sum_table *mine_was = st_sum_mine;
+	int guard = st_tls.guard;
+	unsigned n = t->qn;
+	if (n > ST_SUM_QW)
+		n = ST_SUM_QW;
+	t->qn = 0;
+	st_sum_mine = t;
+	st_tls.guard = 1;
+	for (unsigned at = 0; at < n;) {
+		uint64_t h = t->q[at];
+		unsigned k = ST_SUM_ITEM_N(h), timed = ST_SUM_ITEM_TIMED(h);
+		if (k > ST_SUM_QN || at + 1 + k + timed > n)
+			break;
+		st_sum_when = timed ? t->q[at + 1 + k] : 0;
+		aggregate(ST_SUM_ITEM_EVI(h), k, &t->q[at + 1]);
+		at += 1 + k + timed;
+	}
+	st_sum_when = 0;
+	st_tls.guard = guard;
+	st_sum_mine = mine_was;
+}
+
+/* An event after which the thread waits, the one it waits for not
+ * depending on it: a queue is drained there (the idle points of the
+ * contention level's write-outs, tracepoints/batch.c). A written spin
+ * loop gave up (it sleeps next), or is not folded into its wait's end. */
+static int idle_after(unsigned evi)
+{
+	return evi == ST_EVI_cond_enqueued || evi == ST_EVI_sem_wait_begin ||
+	       evi == ST_EVI_sem_sleep || evi == ST_EVI_barrier_arrival ||
+	       evi == ST_EVI_spin_loop;
+}
+
+/* Whether obj's entry keeps a caller already (from what was drained). */
+static int caller_kept(struct st_sum_table *t, const void *obj)
+{
+	struct st_sum_entry *e = t->last_obj == obj ? t->last_e : entry_find(t, obj);
+	return e && e->caller;
+}
+
+void st_summary_defer(unsigned evi, unsigned n, const uint64_t *w, int caller)
+{
+	struct st_sum_table *t = mine();
+	if (st_unlikely(!t))
+		return;
+	age_check(t);
+	/* Its time, if its caller may be the one its object's entry keeps
+	 * (the first in a table's second): seldom. */
+	uint64_t when = 0;
+	if (caller && n && st_unlikely(!caller_kept(t, (const void *)(uintptr_t)w[0])))
+		when = st_mono_ns();
+	unsigned timed = when != 0, at = t->qn;
+	if (st_unlikely(at + 1 + n + timed > ST_SUM_QW)) {
+		drain(t);
+		at = 0;
+	}
+	uint64_t *q = &t->q[at];
+	q[0] = ST_SUM_ITEM(evi, n, timed);
+	for (unsigned i = 0; i < n; i++)
+		q[1 + i] = w[i];
+	if (timed)
+		q[1 + n] = when;
+	t->qn = at + 1 + n + timed;
+	if (idle_after(evi))
+		drain(t);
+}
+
+int st_summary_take(unsigned evi, const uint64_t *a)
+{
+	if (!a)
+		return aggregate(evi, 0, 0);
+	struct st_sum_table *t = mine();
+	if (!t)
+		return aggregate(evi, 0, 0);
+	age_check(t);
+	if (t->qn)
+		drain(t);
+	return aggregate(evi, ST_SUM_ANY, a);
+}
+
 /* ---- flushes ------------------------------------------------------------- */
 
 void st_summary_flush(int reason)
 {
-	table_emit(st_sum_mine, reason, 0);
+	struct st_sum_table *t = st_sum_mine;
+	if (t && t->qn)
+		drain(t);
+	table_emit(t, reason, 0);
 }
 
 void st_summary_thread_exit(void)
@@ -1021,10 +1187,14 @@ void st_summary_thread_exit(void)
 	struct st_sum_table *t = st_sum_mine;
 	if (!t)
 		return;
-	if (st_tracing() && !st_tls.guard)
+	if (st_tracing() && !st_tls.guard) {
+		if (t->qn)
+			drain(t);
 		table_emit(t, ST_SUMMARY_REASON_THREAD_EXIT, 0);
+	}
 	st_sum_mine = 0;
 	table_reset(t);
+	t->qn = 0;
 	t->since_ns = 0;
 	t->woken_obj = 0;
 	t->in_relock = 0;
@@ -1034,6 +1204,9 @@ void st_summary_thread_exit(void)
 void st_summary_flush_all(void)
 {
 	for (struct st_sum_table *t = st_load_acquire(&st_sum_all); t; t = t->next)
-		if (st_load_acquire(&t->owned))
+		if (st_load_acquire(&t->owned)) {
+			if (t->qn)
+				drain(t);
 			table_emit(t, ST_SUMMARY_REASON_PROCESS_EXIT, 0);
+		}
 }

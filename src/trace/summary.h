@@ -2,35 +2,43 @@
  *
  * At the summary level no event is emitted per transition. The generated
  * emitters (src/internal/trace.h) hand the events this header lists as
- * TAKEN to their aggregator instead of the probe:
+ * TAKEN to the aggregator instead of the probe:
  *
- *   st_summary_<family>_<event>(same arguments as st_<family>_ev_<event>)
+ *   st_summary_defer(ST_EVI_<family>_<event>, its fields as batched words)
  *
- * which adds what the analyzer would have derived from the event into the
- * calling thread's table: per object, counts, sums, maxima and histograms
- * in the fixed buckets of tracepoints/st_hist.h. Nothing else is shared:
- * no lock, no atomic read-modify-write, no allocation on the primitive's
- * path (the table is mapped once per thread, on its first aggregate, and
- * reused by a later thread once its owner exits). The table goes out as
+ * which queues them in the calling thread's table; they are aggregated
+ * later, in order, where the thread waits anyway (below), into what the
+ * analyzer would have derived from them: per object, counts, sums, maxima
+ * and histograms in the fixed buckets of tracepoints/st_hist.h. So a
+ * hand-off's path pays a copy of the fields, not the aggregation: the
+ * waiter woken by a signal relocks and returns, and aggregates its wake
+ * once it waits again, its mutex released (bench/README.md, "Aggregated
+ * where the thread waits"). Nothing else is shared: no lock, no atomic
+ * read-modify-write, no allocation on the primitive's path (the table is
+ * mapped once per thread, on its first aggregate, and reused by a later
+ * thread once its owner exits). The table goes out as
  * synctrace_summary:object events (tracepoints/events/summary.def) when its
- * oldest aggregate is a second old (checked on the thread's own path), when
- * it is full, at thread exit and at process exit; a forked child drops what
- * it inherited (its parent reports it). Every other event (announcements:
- * init, destroy, misuse, counters, names, meta) is emitted as at the
- * contention level, and st_summary_saw() notes it for the per-thread state
- * the analyzer keeps across events (wake-then-block).
+ * oldest aggregate is a second old (checked on the thread's own path, when
+ * its queue is aggregated), when it is full, at thread exit and at process
+ * exit; a forked child drops what it inherited (its parent reports it).
+ * Every other event (announcements: init, destroy, misuse, counters, names,
+ * meta) is emitted as at the contention level, and st_summary_saw() notes
+ * it for the per-thread state the analyzer keeps across events
+ * (wake-then-block), after aggregating what the thread queued.
  *
  * For other layers (the contention level's SYNCTRACE_THRESHOLD: waits below
- * it are aggregated, not recorded): call the same aggregators, from the
- * thread that waited, inside the trace guard (st_trace_enter /
- * st_trace_leave, as the emitters do), for every TAKEN event of the wait
- * that is not emitted; emit the others. A trace may mix both: the analyzer
- * adds summaries to what the events give. st_summary_flush() pushes the
- * calling thread's table out (e.g. before a thread stops tracing).
+ * it are aggregated, not recorded): call st_summary_take, from the thread
+ * that waited, inside the trace guard (st_trace_enter / st_trace_leave, as
+ * the emitters do), for every TAKEN event of the wait that is not emitted;
+ * emit the others. A trace may mix both: the analyzer adds summaries to
+ * what the events give. st_summary_flush() pushes the calling thread's
+ * table out (e.g. before a thread stops tracing).
  *
  * ST_SUMMARY_TAKES(fam, name): 1 if that event has an aggregator, 2 for
- * the summary's own events, else 0 (a preprocessor constant, for macro
- * selection). */
+ * the summary's own events, 3 for one taken with nothing to aggregate (a
+ * cond:signaled: the `signal` that follows it on the same thread says
+ * what it would, the condvar and the caller), else 0 (a preprocessor
+ * constant, for macro selection). */
 #ifndef ST_SUMMARY_H
 #define ST_SUMMARY_H
 
@@ -50,7 +58,7 @@
 #define ST_SUM_TAKES_futex_requeue ~, 1
 #define ST_SUM_TAKES_spin_loop ~, 1
 #define ST_SUM_TAKES_cond_enqueued ~, 1
-#define ST_SUM_TAKES_cond_signaled ~, 1
+#define ST_SUM_TAKES_cond_signaled ~, 3
 #define ST_SUM_TAKES_cond_leaving ~, 1
 #define ST_SUM_TAKES_cond_met_leaving ~, 1
 #define ST_SUM_TAKES_cond_ref_wait_begin ~, 1
@@ -88,79 +96,35 @@
 #define ST_SUM_PROBE_(...) ST_SUM_SECOND_(__VA_ARGS__, 0, ~)
 #define ST_SUMMARY_TAKES(fam, name) ST_SUM_PROBE_(ST_SUM_TAKES_##fam##_##name)
 
-/* The aggregators: one per taken event, its emitter's arguments. */
-void st_summary_mutex_requested(const void *obj, const void *caller, int owner, int waiters);
-void st_summary_mutex_acquired(const void *obj, const void *caller, int how, int spins,
-			       int sleeps, uint64_t wait_ns, uint64_t acquisitions,
-			       uint32_t contended);
-void st_summary_mutex_released(const void *obj, const void *caller, int waiters, int woken,
-			       uint64_t acquisitions, uint64_t acq_ts, int acq_how);
-void st_summary_mutex_trylock_failed(const void *obj, const void *caller, int result,
-				     int owner);
-void st_summary_mutex_timeout(const void *obj, const void *caller, int sleeps,
-			      uint64_t wait_ns);
-void st_summary_futex_wait(const void *obj, const void *uaddr, int expected, int result,
-			   uint64_t slept_ns);
-void st_summary_futex_wake(const void *obj, const void *uaddr, int requested, int woken);
-void st_summary_futex_requeue(const void *obj, const void *uaddr, const void *uaddr2,
-			      int nwake, int nmove, int result);
-void st_summary_spin_loop(const void *obj, int iterations, int outcome, int mode,
-			  uint64_t spin_ns);
+/* ST_SUMMARY_HAS_CALLER(t1, n1, ...): 1 if an event's fields (its
+ * emitter's (type, name, ...) list) include one named caller. */
+#define ST_SUM_ISC_caller ~, 1
+#define ST_SUM_ISC_(n) ST_SUM_PROBE_(ST_SUM_ISC_##n)
+#define ST_SUMMARY_HAS_CALLER(...) (ST_CAT(ST_SUM_HASC_, ST_NARGS(__VA_ARGS__))(__VA_ARGS__))
+#define ST_SUM_HASC_2(t, n) ST_SUM_ISC_(n)
+#define ST_SUM_HASC_4(t, n, ...) ST_SUM_ISC_(n) | ST_SUM_HASC_2(__VA_ARGS__)
+#define ST_SUM_HASC_6(t, n, ...) ST_SUM_ISC_(n) | ST_SUM_HASC_4(__VA_ARGS__)
+#define ST_SUM_HASC_8(t, n, ...) ST_SUM_ISC_(n) | ST_SUM_HASC_6(__VA_ARGS__)
+#define ST_SUM_HASC_10(t, n, ...) ST_SUM_ISC_(n) | ST_SUM_HASC_8(__VA_ARGS__)
+#define ST_SUM_HASC_12(t, n, ...) ST_SUM_ISC_(n) | ST_SUM_HASC_10(__VA_ARGS__)
+#define ST_SUM_HASC_14(t, n, ...) ST_SUM_ISC_(n) | ST_SUM_HASC_12(__VA_ARGS__)
+#define ST_SUM_HASC_16(t, n, ...) ST_SUM_ISC_(n) | ST_SUM_HASC_14(__VA_ARGS__)
+#define ST_SUM_HASC_18(t, n, ...) ST_SUM_ISC_(n) | ST_SUM_HASC_16(__VA_ARGS__)
+#define ST_SUM_HASC_20(t, n, ...) ST_SUM_ISC_(n) | ST_SUM_HASC_18(__VA_ARGS__)
 
-void st_summary_cond_enqueued(const void *cond, const void *caller, const void *mutex,
-			      const void *node, int clock, int timed, int64_t abs_sec,
-			      int64_t abs_nsec, int queued, uint64_t mutex_acq);
-void st_summary_cond_signaled(const void *cond, const void *caller, const void *node, int order);
-void st_summary_cond_leaving(const void *cond, const void *node, int reason);
-void st_summary_cond_met_leaving(const void *cond, const void *caller, const void *node,
-				 int refs);
-void st_summary_cond_ref_wait_begin(const void *cond, const void *caller, int refs);
-void st_summary_cond_ref_wait_end(const void *cond, const void *caller, int refs,
-				  uint64_t waited_ns);
-void st_summary_cond_handoff(const void *cond, const void *from, const void *to, int how,
-			     int result);
-void st_summary_cond_woke(const void *cond, const void *node, int how, int spurious,
-			  uint64_t wait_ns, int spins, uint64_t spin_ns);
-void st_summary_cond_relocked(const void *cond, const void *mutex, const void *node,
-			      int contended, int result, uint64_t relock_ns, uint64_t mutex_acq);
-void st_summary_cond_signal(const void *cond, const void *caller, int broadcast, int moved,
-			    int leaving, const void *first, int first_how);
-void st_summary_sem_post(const void *obj, const void *caller, int result, int value,
-			 int nwaiters, int woken);
-void st_summary_sem_wait_begin(const void *obj, const void *caller, int value, int nwaiters);
-void st_summary_sem_sleep(const void *obj, const void *caller, int nwaiters);
-void st_summary_sem_acquired(const void *obj, const void *caller, int how, int spins,
-			     int sleeps, uint64_t wait_ns);
-void st_summary_sem_timeout(const void *obj, const void *caller, int result, int sleeps,
-			    uint64_t wait_ns);
-void st_summary_sem_trywait_failed(const void *obj, const void *caller, int nwaiters);
-void st_summary_rwlock_requested(const void *obj, const void *caller, int write, int readers,
-				 int writer, int writers_waiting);
-void st_summary_rwlock_acquired(const void *obj, const void *caller, int write, int how,
-				int readers, int spins, int sleeps, uint64_t wait_ns);
-void st_summary_rwlock_released(const void *obj, const void *caller, int write, int readers_left,
-				int sleepers, int woken);
-void st_summary_rwlock_writer_waiting(const void *obj, const void *caller, int readers,
-				      int writers_waiting);
-void st_summary_rwlock_readers_drained(const void *obj, const void *caller, int sleepers,
-				       int woken);
-void st_summary_rwlock_timeout(const void *obj, const void *caller, int write, int sleeps,
-			       uint64_t wait_ns);
-void st_summary_rwlock_trylock_failed(const void *obj, const void *caller, int write,
-				      int result, int readers, int writer);
-void st_summary_barrier_arrival(const void *obj, const void *caller, int round, int arrived,
-				int count);
-void st_summary_barrier_released(const void *obj, const void *caller, int round, int count,
-				 int woken);
-void st_summary_barrier_departure(const void *obj, const void *caller, int round,
-				  uint64_t wait_ns, int spins);
-void st_summary_once_run(const void *obj, const void *caller, const void *routine);
-void st_summary_once_finished(const void *obj, const void *caller, int cancelled, int woken,
-			      uint64_t run_ns);
-void st_summary_once_wait(const void *obj, const void *caller);
-void st_summary_once_waited(const void *obj, const void *caller, uint64_t wait_ns);
-void st_summary_spinlock_contended(const void *obj, const void *caller, int iterations,
-				   uint64_t spin_ns);
+/* A taken event evi, its n fields as batched words (st_probes.h's
+ * st_word), from the thread it happened on, inside the trace guard:
+ * queued in the thread's table, aggregated in order when the thread next
+ * waits for another (after a cond:enqueued, sem:wait_begin, sem:sleep,
+ * barrier:arrival or written spin:loop), when the queue is full, and
+ * before anything else reads or emits the table. caller: its fields name
+ * one (ST_SUMMARY_HAS_CALLER); its time is then read if it may be the
+ * first its object's entry keeps (the analyzer's call site is the first
+ * one in time). */
+void st_summary_defer(unsigned evi, unsigned n, const uint64_t *w, int caller);
+/* Event evi (its fields a[], whole) aggregated now, after what the thread
+ * queued; with a NULL, only says whether evi is taken. 1: it is. */
+int st_summary_take(unsigned evi, const uint64_t *a);
 
 /* An event emitted at the summary level (not taken), about `first` (its
  * first argument: the object, for the families' events); life: 1 for an

@@ -14,10 +14,9 @@ int st_tracer_code_n;
 const struct st_probes *st_probes_in;
 /* The summary level's aggregator (src/trace/summary.c) is not linked: the
  * trace flags above keep every emission site off. */
-void st_summary_spin_loop(const void *obj, int iterations, int outcome, int mode,
-			  uint64_t spin_ns)
+void st_summary_defer(unsigned evi, unsigned n, const uint64_t *w, int caller)
 {
-	(void)obj, (void)iterations, (void)outcome, (void)mode, (void)spin_ns;
+	(void)evi, (void)n, (void)w, (void)caller;
 }
 __thread struct st_tls st_tls __attribute__((tls_model("initial-exec")));
 

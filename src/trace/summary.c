@@ -207,6 +207,24 @@ static void kv_put(struct kv *k, uint64_t tag, uint64_t a, uint64_t b, uint64_t 
 	k->v[k->n++] = v;
 }
 
+/* Histogram h's pairs, as histogram id, its ledger numbers those given;
+ * in one event (a reader takes each event whole). */
+static void hist_emit(struct kv *k, const struct st_sum_hist *h, unsigned id, uint64_t timeouts,
+		      uint64_t contended)
+{
+	if (k->n + 2 * (h->n + 5u) > ST_SUM_KV)
+		kv_emit(k);
+	for (unsigned b = 0; b < h->n; b++)
+		kv_put(k, ST_SUMMARY_TAG_BUCKET, id, h->idx[b], h->cnt[b]);
+	kv_put(k, ST_SUMMARY_TAG_SUM, id, 0, h->sum);
+	kv_put(k, ST_SUMMARY_TAG_MIN, id, 0, h->min);
+	kv_put(k, ST_SUMMARY_TAG_MAX, id, 0, h->max);
+	if (timeouts)
+		kv_put(k, ST_SUMMARY_TAG_LEDGER, id, 1, timeouts);
+	if (contended)
+		kv_put(k, ST_SUMMARY_TAG_LEDGER, id, 2, contended);
+}
+
 /* One entry's events; it starts again empty. */
 static int entry_emit(struct st_sum_entry *e)
 {
@@ -218,21 +236,18 @@ static int entry_emit(struct st_sum_entry *e)
 			kv_put(&k, ST_SUMMARY_TAG_COUNT, 0, i, e->c[i]);
 	for (unsigned j = 0; j < ST_SUM_NH; j++) {
 		const struct st_sum_hist *h = &e->h[j];
-		if (!h->id)
-			continue;
-		/* A histogram's pairs stay in one event (a reader takes each
-		 * event whole). */
-		if (k.n + 2 * (h->n + 5u) > ST_SUM_KV)
-			kv_emit(&k);
-		for (unsigned b = 0; b < h->n; b++)
-			kv_put(&k, ST_SUMMARY_TAG_BUCKET, h->id, h->idx[b], h->cnt[b]);
-		kv_put(&k, ST_SUMMARY_TAG_SUM, h->id, 0, h->sum);
-		kv_put(&k, ST_SUMMARY_TAG_MIN, h->id, 0, h->min);
-		kv_put(&k, ST_SUMMARY_TAG_MAX, h->id, 0, h->max);
-		if (h->timeouts)
-			kv_put(&k, ST_SUMMARY_TAG_LEDGER, h->id, 1, h->timeouts);
-		if (h->contended)
-			kv_put(&k, ST_SUMMARY_TAG_LEDGER, h->id, 2, h->contended);
+		if (h->id)
+			hist_emit(&k, h, h->id, h->timeouts, h->contended);
+	}
+	/* A condvar's waits in the ledger: its wait histogram again (every
+	 * wake's wait, none at once), those that did not end signaled its
+	 * timeouts (agg_cond_woke counts a wake after its histogram's value:
+	 * both are in the same piece of a split entry). */
+	unsigned cw = e->hs[ST_SUMMARY_HIST_COND_WAIT];
+	if (cw) {
+		const struct st_sum_hist *h = &e->h[cw - 1];
+		hist_emit(&k, h, ST_SUMMARY_HIST_LEDGER_COND,
+			  h->count - e->c[ST_SUMMARY_COUNT_COND_WOKE_SIGNALED], h->count);
 	}
 	if (e->caller) {
 		kv_put(&k, ST_SUMMARY_TAG_CALLER, 0, 0, (uint64_t)(uintptr_t)e->caller);
@@ -770,11 +785,14 @@ static void agg_cond_woke(const void *cond, const void *node, int how, int spuri
 	FAMILY_ENTRY(COND, cond, 0);
 	if (spins >= 0) /* cond/wait.c */
 		spin_folded(e, spins, spin_ns);
-	if (how >= 0 && how < ST_COND_WOKE_N)
-		e->c[ST_SUMMARY_COUNT_COND_WOKE_SIGNALED + how]++;
-	e->c[ST_SUMMARY_COUNT_COND_SPURIOUS] += pos(spurious);
-	hist_add(e, ST_SUMMARY_HIST_COND_WAIT, wait_ns);
-	ledger(e, ST_SUMMARY_HIST_LEDGER_COND, wait_ns, how != ST_COND_WOKE_SIGNALED, 0);
+	/* First: a histogram with no room sends the entry out and starts
+	 * it again, and the counts below go with this value (the ledger that
+	 * entry_emit makes of it). */
+	if (hist_add(e, ST_SUMMARY_HIST_COND_WAIT, wait_ns)) {
+		if (how >= 0 && how < ST_COND_WOKE_N)
+			e->c[ST_SUMMARY_COUNT_COND_WOKE_SIGNALED + how]++;
+		e->c[ST_SUMMARY_COUNT_COND_SPURIOUS] += pos(spurious);
+	}
 	st_sum_mine->in_relock = 1;
 	st_sum_mine->woke_signaled = how == ST_COND_WOKE_SIGNALED;
 }

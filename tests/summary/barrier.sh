@@ -8,9 +8,7 @@ SYNCTRACE=$1 prog=$2 n=$3 r=$4 mode=$5
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
 need_daemon
-record_levels --spin none -- "$prog" "$n" "$r" "$mode"
-same_tables
-no_transitions
+same_at_both_levels --spin none -- "$prog" "$n" "$r" "$mode"
 bar='.tables[] | select(.name == "barriers.objects") | .rows[]'
 th='[.tables[] | select(.name == "barriers.threads") | .rows[]]'
 if [ "$mode" = fixed ]; then last="$((n - 1)) x 0 1 x $r"; else last="$n x $((r / n))"; fi

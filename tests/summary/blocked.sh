@@ -7,9 +7,7 @@ SYNCTRACE=$1 prog=$2
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
 need_daemon
-record_levels --spin none -- "$prog"
-same_tables
-no_transitions
+same_at_both_levels --spin none -- "$prog"
 expect_flushed PROCESS_EXIT 2 "main's and the blocked worker's summaries at process exit"
 eq_json summary "contended acquisitions" "$lock | .contended" 4
 eq_json summary "after sleeping" "$lock | .after_sleep" 4

@@ -7,7 +7,5 @@ shift
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
 need_daemon
-record_levels "$@"
-same_tables
-no_transitions
+same_at_both_levels "$@"
 finish

@@ -49,6 +49,14 @@ same_tables() {
 	fi
 }
 
+# same_at_both_levels [RECORD OPTIONS] -- PROGRAM ARGS...: record_levels,
+# then same_tables and no_transitions.
+same_at_both_levels() {
+	record_levels "$@"
+	same_tables
+	no_transitions
+}
+
 # no_transitions: the summary trace has no event per transition (batched
 # records read as the events they hold).
 no_transitions() {

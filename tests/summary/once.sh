@@ -7,9 +7,7 @@ SYNCTRACE=$1 prog=$2 n=$3
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
 need_daemon
-record_levels --spin none -- "$prog" "$n"
-same_tables
-no_transitions
+same_at_both_levels --spin none -- "$prog" "$n"
 once='.tables[] | select(.name == "once.objects") | .rows[]'
 for level in contention summary; do
 	eq_json $level "runs" "$once | .runs" 1

@@ -6,9 +6,7 @@ SYNCTRACE=$1 prog=$2
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
 need_daemon
-record_levels -- "$prog"
-same_tables
-no_transitions
+same_at_both_levels -- "$prog"
 for level in contention summary; do
 	eq_json $level "contended acquisitions" "$lock | select(.type == \"spinlock\") | .contended" 5
 done

@@ -7,9 +7,7 @@ SYNCTRACE=$1 prog=$2
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
 need_daemon
-record_levels --spin none -- "$prog"
-same_tables
-no_transitions
+same_at_both_levels --spin none -- "$prog"
 expect_flushed THREAD_EXIT 2 "each worker's summaries left with it"
 expect_flushed PROCESS_EXIT 1 "main's summaries at process exit"
 # 2 x 4 rounds: 8 contended acquisitions, 16 in all.

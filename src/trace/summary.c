@@ -44,6 +44,7 @@
 
 #define ST_SUM_SLOTS 64   /* entries per table (a power of two) */
 #define ST_SUM_PROBE 8    /* slots tried before the table is emitted */
+#define ST_SUM_NEAR 4     /* entries remembered by object (a power of two) */
 #define ST_SUM_NH 6       /* histograms per entry */
 #define ST_SUM_HB ST_SUMMARY_BUCKETS_MAX /* distinct buckets per histogram: 64,
 			     * 8 powers of two with all 8 sub-buckets (a multiple
@@ -96,12 +97,14 @@ struct st_sum_table {
 	int woke_signaled;
 	const void *fut_cond, *fut_mutex;
 	uint64_t fut_acq;
-	/* The entry of the last object aggregated (a thread's aggregates come
-	 * in runs on one object: a wait's begin, spin and end): found without
-	 * hashing. last_e is valid while last_obj is not NULL; every place
-	 * that empties the slots resets it (table_reset). */
-	const void *last_obj;
-	struct st_sum_entry *last_e;
+	/* The entries of the last objects aggregated (a thread's aggregates
+	 * come in runs on a few objects: a condvar hand-off's wait, the
+	 * partner's condvar it signals, the mutex it relocks): found without
+	 * hashing. near_e[i] is valid while near_obj[i] is not NULL; every
+	 * place that empties the slots resets them (table_reset). */
+	const void *near_obj[ST_SUM_NEAR];
+	struct st_sum_entry *near_e[ST_SUM_NEAR];
+	unsigned near_next;
 	struct st_sum_entry e[ST_SUM_SLOTS];
 	/* The events not aggregated yet (st_summary_defer): qn words of
 	 * items, each a header (evi | n << 16) and the event's n fields as
@@ -142,8 +145,8 @@ static void table_reset(struct st_sum_table *t)
 		if (t->e[i].obj)
 			memset(&t->e[i], 0, sizeof(t->e[i]));
 	t->used = 0;
-	t->last_obj = 0;
-	t->last_e = 0;
+	memset(t->near_obj, 0, sizeof(t->near_obj));
+	memset(t->near_e, 0, sizeof(t->near_e));
 }
 
 /* In a forked child: what every table holds is the parent's. */
@@ -355,12 +358,14 @@ static __attribute__((noinline)) struct st_sum_entry *entry_slot(struct st_sum_t
 /* obj's entry in t, made if new; the table is emitted when crowded. */
 static inline __attribute__((always_inline)) struct st_sum_entry *entry_of(struct st_sum_table *t, const void *obj)
 {
-	if (t->last_obj == obj)
-		return t->last_e;
+	for (unsigned i = 0; i < ST_SUM_NEAR; i++)
+		if (t->near_obj[i] == obj) /* (NULL: a free one, near_e NULL too) */
+			return t->near_e[i];
 	struct st_sum_entry *e = entry_slot(t, obj);
 	if (e) {
-		t->last_obj = obj;
-		t->last_e = e;
+		unsigned k = t->near_next++ & (ST_SUM_NEAR - 1);
+		t->near_obj[k] = obj;
+		t->near_e[k] = e;
 	}
 	return e;
 }
@@ -1146,7 +1151,12 @@ static int idle_after(unsigned evi)
 /* Whether obj's entry keeps a caller already (from what was drained). */
 static int caller_kept(struct st_sum_table *t, const void *obj)
 {
-	struct st_sum_entry *e = t->last_obj == obj ? t->last_e : entry_find(t, obj);
+	struct st_sum_entry *e = 0;
+	for (unsigned i = 0; i < ST_SUM_NEAR && !e; i++)
+		if (t->near_obj[i] == obj)
+			e = t->near_e[i];
+	if (!e)
+		e = entry_find(t, obj);
 	return e && e->caller;
 }
 
@@ -1168,8 +1178,7 @@ void st_summary_defer(unsigned evi, unsigned n, const uint64_t *w, int caller)
 	}
 	uint64_t *q = &t->q[at];
 	q[0] = ST_SUM_ITEM(evi, n, timed);
-	for (unsigned i = 0; i < n; i++)
-		q[1 + i] = w[i];
+	memcpy(q + 1, w, (size_t)n * sizeof(*w));
 	if (timed)
 		q[1 + n] = when;
 	t->qn = at + 1 + n + timed;

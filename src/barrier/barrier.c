@@ -131,9 +131,9 @@ int st_barrier_wait(struct st_barrier *b, const void *caller)
 	/* Waiting: b is valid, its round cannot open without us. The last
 	 * arrival ends the wait; wait_round's last load of data acquired the
 	 * opener's exchange (all 64-bit, as TSan pairs atomics by size). Its
-	 * spin starts where the wait does (st_spin_from_folded): one clock read, and
-	 * the departure then stands for the spin's loop if the spin saw the
-	 * opening (st_spin_from_folded). Not after a round waited out: that
+	 * spin starts where the wait does: one clock read, and the departure
+	 * then stands for the spin's loop if the spin saw the opening
+	 * (st_spin_from_folded). Not after a round waited out: that
 	 * wait began earlier than the spin. */
 	if (!t0 && st_tracing()) {
 		st_spin_from_folded(t0 = st_now_ns());

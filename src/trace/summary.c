@@ -355,13 +355,27 @@ static __attribute__((noinline)) struct st_sum_entry *entry_slot(struct st_sum_t
 	return 0;
 }
 
+/* Whether obj is among the entries remembered; *e then gets its entry
+ * (NULL for a NULL obj: it matches a free one, whose near_e is NULL). */
+static inline __attribute__((always_inline)) int entry_near(struct st_sum_table *t,
+							     const void *obj,
+							     struct st_sum_entry **e)
+{
+	for (unsigned i = 0; i < ST_SUM_NEAR; i++)
+		if (t->near_obj[i] == obj) {
+			*e = t->near_e[i];
+			return 1;
+		}
+	return 0;
+}
+
 /* obj's entry in t, made if new; the table is emitted when crowded. */
 static inline __attribute__((always_inline)) struct st_sum_entry *entry_of(struct st_sum_table *t, const void *obj)
 {
-	for (unsigned i = 0; i < ST_SUM_NEAR; i++)
-		if (t->near_obj[i] == obj) /* (NULL: a free one, near_e NULL too) */
-			return t->near_e[i];
-	struct st_sum_entry *e = entry_slot(t, obj);
+	struct st_sum_entry *e;
+	if (entry_near(t, obj, &e))
+		return e;
+	e = entry_slot(t, obj);
 	if (e) {
 		unsigned k = t->near_next++ & (ST_SUM_NEAR - 1);
 		t->near_obj[k] = obj;
@@ -378,8 +392,7 @@ static __attribute__((noinline)) void table_age(struct st_sum_table *t)
 	if (!t->since_ns) {
 		t->since_ns = now;
 	} else if (now - t->since_ns >= ST_SUM_AGE_NS) {
-		if (t->qn)
-			drain(t);
+		drain(t);
 		table_emit(t, ST_SUMMARY_REASON_AGE, 1);
 		t->since_ns = now;
 	}
@@ -715,8 +728,7 @@ void st_summary_saw(const void *first, int life)
 	struct st_sum_table *t = st_sum_mine;
 	if (!t)
 		return;
-	if (t->qn) /* what it notes comes after them */
-		drain(t);
+	drain(t); /* what it notes comes after them */
 	if (t->woken_obj == first)
 		t->woken_obj = 0;
 	if (life) {
@@ -1118,6 +1130,8 @@ static void drain(struct st_sum_table *t)
 	struct st_sum_table *mine_was = st_sum_mine;
 	int guard = st_tls.guard;
 	unsigned n = t->qn;
+	if (!n)
+		return;
 	if (n > ST_SUM_QW)
 		n = ST_SUM_QW;
 	t->qn = 0;
@@ -1151,11 +1165,8 @@ static int idle_after(unsigned evi)
 /* Whether obj's entry keeps a caller already (from what was drained). */
 static int caller_kept(struct st_sum_table *t, const void *obj)
 {
-	struct st_sum_entry *e = 0;
-	for (unsigned i = 0; i < ST_SUM_NEAR && !e; i++)
-		if (t->near_obj[i] == obj)
-			e = t->near_e[i];
-	if (!e)
+	struct st_sum_entry *e;
+	if (!entry_near(t, obj, &e))
 		e = entry_find(t, obj);
 	return e && e->caller;
 }
@@ -1194,8 +1205,7 @@ int st_summary_take(unsigned evi, const uint64_t *a)
 	if (!t)
 		return aggregate(evi, 0, 0);
 	age_check(t);
-	if (t->qn)
-		drain(t);
+	drain(t);
 	return aggregate(evi, ST_SUM_ANY, a);
 }
 
@@ -1204,7 +1214,7 @@ int st_summary_take(unsigned evi, const uint64_t *a)
 void st_summary_flush(int reason)
 {
 	struct st_sum_table *t = st_sum_mine;
-	if (t && t->qn)
+	if (t)
 		drain(t);
 	table_emit(t, reason, 0);
 }
@@ -1215,8 +1225,7 @@ void st_summary_thread_exit(void)
 	if (!t)
 		return;
 	if (st_tracing() && !st_tls.guard) {
-		if (t->qn)
-			drain(t);
+		drain(t);
 		table_emit(t, ST_SUMMARY_REASON_THREAD_EXIT, 0);
 	}
 	st_sum_mine = 0;
@@ -1232,8 +1241,7 @@ void st_summary_flush_all(void)
 {
 	for (struct st_sum_table *t = st_load_acquire(&st_sum_all); t; t = t->next)
 		if (st_load_acquire(&t->owned)) {
-			if (t->qn)
-				drain(t);
+			drain(t);
 			table_emit(t, ST_SUMMARY_REASON_PROCESS_EXIT, 0);
 		}
 }

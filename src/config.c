@@ -37,7 +37,7 @@
  *                    go out and start again (the numbers stay the same;
  *                    fewer: more synctrace_summary events). A check of that
  *                    path (tests/summary), not a tuning knob.
- *   SYNCTRACE_CLOCK  auto (default) | monotonic
+ *   SYNCTRACE_CLOCK  auto (default) | monotonic | counter
  *                    the clock of durations (waits, spins, sleeps, holds):
  *                    auto reads the time-stamp counter where it is
  *                    invariant and the kernel's own clocksource (~11 ns a
@@ -123,8 +123,8 @@ void st_config_load(void)
 	}
 	if ((s = getenv("SYNCTRACE_CLOCK")) && *s) {
 		if (st_parse_clock(s, &st_clock_tsc_allowed))
-			fprintf(stderr, "synctrace: SYNCTRACE_CLOCK=%s is not auto or "
-					"monotonic; keeping auto\n", s);
+			fprintf(stderr, "synctrace: SYNCTRACE_CLOCK=%s is not auto, "
+					"monotonic or counter; keeping auto\n", s);
 	}
 	if ((s = getenv("SYNCTRACE_LEVEL")) && *s) {
 		if (st_parse_level(s, &st_level))

@@ -91,6 +91,10 @@ struct sa_wl_thread {
 	uint64_t mutex;       /* its wait's mutex (address) */
 	uint64_t acq;         /* relocked's mutex_acq (0 unknown) */
 	int64_t sig_ts, rel_ts, first_ts, mwake_ts; /* signaled, released, ran, woken by the mutex */
+	/* A signal that took its node before its enqueued record came (id + 1,
+	 * 0 none), on condvar pend_cond at pend_ts: wake_ledger.c, c_signaled. */
+	uint32_t pend_sig, pend_cond;
+	int64_t pend_ts;
 	int requeued;         /* released onto the mutex word (it runs when the mutex wakes it) */
 };
 

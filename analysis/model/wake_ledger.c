@@ -29,6 +29,12 @@
  *   SIGNALED  relocked                              RETURNED (WON, latency)
  *   RETURNED  enqueued on C, M, same mutex_acq      WAITING (WON becomes FUTILE)
  *   RETURNED  enqueued otherwise                    WAITING
+ *   NONE or RETURNED, signaled (its node, on C)     the same, the signal pending:
+ *             its next enqueued, on C, is SIGNALED by it
+ *   A waiter writes its enqueued after the mutex's release (format 4.11),
+ *   so a signaler that takes the mutex at once can stamp its signaled
+ *   first, on a loaded machine most of all: a node is signaled only while
+ *   linked, so that signal is the wait's whose record is still to come.
  *   S's signaled and met_leaving events gather in S's open signal, which
  *   its cond:signal names (signal or broadcast, its caller). The waiter's
  *   release is the signal (the batch's first) or the hand-off that
@@ -569,6 +575,19 @@ static void c_enqueued(struct sa_model *m, const struct sa_event *e, struct sa_t
 	t->wl.cstate = C_WAITING;
 	t->wl.cond = oi;
 	t->wl.mutex = (uint64_t)mx;
+	if (t->wl.pend_sig) { /* signaled before this record: c_signaled */
+		uint32_t id = t->wl.pend_sig;
+		t->wl.pend_sig = 0;
+		if (t->wl.pend_cond != oi) {
+			unref(m, id);
+			return;
+		}
+		t->wl.cstate = C_SIGNALED;
+		t->wl.cwake = id; /* the pending reference, now the wait's */
+		t->wl.sig_ts = t->wl.pend_ts;
+		t->wl.rel_ts = t->wl.first_ts = t->wl.mwake_ts = 0;
+		t->wl.requeued = 0;
+	}
 }
 
 static void c_signaled(struct sa_model *m, const struct sa_event *e, uint32_t ti, uint32_t oi)
@@ -580,7 +599,16 @@ static void c_signaled(struct sa_model *m, const struct sa_event *e, uint32_t ti
 	w->moved++;
 	counts(m, id)->woken++;
 	struct sa_thread *t = node_thread(m, oi, e->f[SA_F_cond_signaled_node].v);
-	if (!t || t->wl.cstate != C_WAITING || t->wl.cond != oi)
+	if (!t)
+		return;
+	if ((t->wl.cstate == C_NONE || t->wl.cstate == C_RETURNED) && !t->wl.pend_sig) {
+		/* Its enqueued record comes later (the state machine above). */
+		t->wl.pend_sig = ref(m, id);
+		t->wl.pend_cond = oi;
+		t->wl.pend_ts = e->ts;
+		return;
+	}
+	if (t->wl.cstate != C_WAITING || t->wl.cond != oi)
 		return;
 	t->wl.cstate = C_SIGNALED;
 	t->wl.cwake = ref(m, id);

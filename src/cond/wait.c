@@ -282,21 +282,22 @@ static int finish(struct wait_ctx *w, int reason)
 		/* Requeued by the previous member: it counted us. */
 		int counted = !w->shared && took && w->node.counted;
 		int contended, traced = st_tracing();
-		/* t1 stays 0 for a relock that took the mutex at its first
+		/* span stays 0 for a relock that took the mutex at its first
 		 * CAS: it waited for nothing (relock_ns 0), and two clock
 		 * reads around one CAS would be most of the hand-off's
-		 * tracing cost (cond.def, relocked). */
-		unsigned long long t1 = 0;
-		e = st_mutex_cond_relock(w->m, counted, w->caller, &contended, traced ? &t1 : 0);
+		 * tracing cost (cond.def, relocked). A relock that waited
+		 * gives its start and, spun, its end (mutex.h). */
+		unsigned long long span[2] = { 0, 0 };
+		e = st_mutex_cond_relock(w->m, counted, w->caller, &contended, traced ? span : 0);
 		if (e)
 			w->unlocked = 0; /* not held: hand the barrier on by a wake */
 		if (traced) {
 			/* Taken at once: when the wait ended, as its record
 			 * says (st_rec_at; an end read before tracing began
 			 * is 0: then the record reads its own time). */
-			unsigned long long t2 = t1 ? st_now_ns() : end;
+			unsigned long long t2 = !span[0] ? end : span[1] ? span[1] : st_now_ns();
 			st_cond_ev_relocked_at(st_rec_at(t2), w->c, w->m, w->shared ? 0 : &w->node,
-					       contended, e, t1 ? t2 - t1 : 0,
+					       contended, e, span[0] ? t2 - span[0] : 0,
 					       e ? 0 : st_mutex_cond_acquisitions(w->m));
 		}
 	}

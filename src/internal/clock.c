@@ -1,6 +1,8 @@
 /* The durations' clock's slow path: deciding, calibrating (clock.h has the
  * state machine and the reasons). */
 #include "clock.h"
+#include "setting/setting.h"
+#include "sysfile.h"
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -13,10 +15,22 @@
 #endif
 
 struct st_clock st_clock;
-int st_clock_tsc_allowed = 1;
+int st_clock_tsc_allowed = ST_CLOCK_TSC_AUTO;
 __thread uint64_t st_clock_last __attribute__((tls_model("initial-exec")));
 /* Where the kernel names its clocksource; a test points it elsewhere. */
 const char *st_clock_source_path = "/sys/devices/system/clocksource/clocksource0/current_clocksource";
+const char *st_clock_available_path =
+	"/sys/devices/system/clocksource/clocksource0/available_clocksource";
+
+/* Whether the space-separated list s names w. */
+static int lists(const char *s, const char *w)
+{
+	size_t k = strlen(w);
+	for (const char *p = s; (p = strstr(p, w)); p += k)
+		if ((p == s || p[-1] == ' ') && (p[k] == ' ' || p[k] == '\n' || !p[k]))
+			return 1;
+	return 0;
+}
 
 /* A pair (count, CLOCK_MONOTONIC) read back to back, within a bracket of
  * at most 2 us (a thread preempted between the reads retries, up to 8
@@ -39,22 +53,24 @@ static int pair(uint64_t *tsc, uint64_t *ns)
 
 /* The counter runs at a constant rate through frequency changes and idle
  * states (CPUID 0x80000007 EDX bit 8), and the kernel keeps its own time
- * with it, so it judged the counters of all CPUs in step. Raw system calls:
- * glibc's open and read are cancellation points, and this runs inside a
- * wait. */
+ * with it, or lists it among the clocksources it may switch to (a VM's
+ * kernel that prefers kvm-clock by rating: the kernel drops a counter it
+ * found out of step, or was told to distrust with tsc=unstable, from that
+ * list), so it judged the counters of all CPUs in step; or the user says
+ * they are (SYNCTRACE_CLOCK=counter). */
 static int eligible(void)
 {
 #if ST_CLOCK_HAVE_TSC
 	unsigned a, b, c, d;
-	if (!st_clock_tsc_allowed || !__get_cpuid(0x80000007, &a, &b, &c, &d) || !(d & (1u << 8)))
+	if (st_clock_tsc_allowed == ST_CLOCK_TSC_NEVER ||
+	    !__get_cpuid(0x80000007, &a, &b, &c, &d) || !(d & (1u << 8)))
 		return 0;
-	int fd = (int)syscall(SYS_openat, AT_FDCWD, st_clock_source_path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	char buf[16] = { 0 };
-	long n = syscall(SYS_read, fd, buf, sizeof buf - 1);
-	syscall(SYS_close, fd);
-	return n > 0 && !strcmp(buf, "tsc\n");
+	if (st_clock_tsc_allowed == ST_CLOCK_TSC_FORCED)
+		return 1; /* SYNCTRACE_CLOCK=counter: whatever the clocksource */
+	char buf[256];
+	if (st_read_file(st_clock_source_path, buf, sizeof buf) > 0 && !strcmp(buf, "tsc\n"))
+		return 1;
+	return st_read_file(st_clock_available_path, buf, sizeof buf) > 0 && lists(buf, "tsc");
 #else
 	return 0;
 #endif

@@ -7,10 +7,14 @@
  * st_now_ns: the clock of durations (how long a wait, a spin or a sleep
  * lasted: one thread's end minus its own start). Where the processor's
  * time-stamp counter is invariant and the kernel itself keeps time with it
- * (clocksource "tsc"), it is the counter scaled to ns: one rdtsc, ~11 ns
+ * (clocksource "tsc") or may (listed in available_clocksource), it is the
+ * counter scaled to ns: one rdtsc, ~11 ns
  * here, where clock_gettime costs ~25 (a traced hand-off reads it two to
  * four times). Otherwise, or with SYNCTRACE_CLOCK=monotonic, it is
- * st_mono_ns.
+ * st_mono_ns. SYNCTRACE_CLOCK=counter takes the counter wherever it is
+ * invariant, whatever the kernel keeps time with (a VM booted with
+ * tsc=unstable, whose clock_gettime costs ~30-45 ns): the user's call
+ * that its CPUs' counters agree; the safeguards below still hold.
  *
  * The scale is measured, not read: the first read of a traced process
  * notes a (counter, CLOCK_MONOTONIC) pair, and the first read at least
@@ -74,11 +78,13 @@ struct st_clock {
 	int state;
 };
 extern struct st_clock st_clock;
-/* SYNCTRACE_CLOCK: 1 auto (default), 0 monotonic (config.c sets it). */
+/* SYNCTRACE_CLOCK (config.c sets it): ST_CLOCK_TSC_AUTO (default),
+ * _NEVER (monotonic), _FORCED (counter: src/setting/setting.h). */
 extern int st_clock_tsc_allowed;
-/* Where the kernel names its clocksource (sysfs); tests/clock points it
- * at a file of its own. */
+/* Where the kernel names its clocksource and those it may switch to
+ * (sysfs); tests/clock points them at files of its own. */
 extern const char *st_clock_source_path;
+extern const char *st_clock_available_path;
 /* The calling thread's last st_now_ns (the clamp). */
 extern __thread uint64_t st_clock_last __attribute__((tls_model("initial-exec")));
 

@@ -79,11 +79,13 @@ static int take_counted(void *p)
 /* The mutex sleep loop (lock.c) for a thread already counted in waiters.
  * It spins first (the releaser is about to unlock, typically) without the
  * bail-out on waiters: we are one of them; adaptive per thread, as
- * st_mutex_lock_relock (lock.c). */
-static int relock_counted(struct st_mutex *m, int *sleeps)
+ * st_mutex_lock_relock (lock.c). t0: the traced wait's start, which the
+ * spin takes for its own. */
+static void relock_counted(struct st_mutex *m, int *sleeps, unsigned long long t0)
 {
 	int spins;
 	struct take t = { m, st_tid() };
+	st_spin_from(t0);
 	int out = st_spin_for(m, 0, take_counted, &t,
 			      st_spin_adaptive_budget(&st_tls.relock_misses, st_spin_limit,
 						      ST_RELOCK_MISSES),
@@ -91,22 +93,29 @@ static int relock_counted(struct st_mutex *m, int *sleeps)
 	st_spin_adaptive_done(&st_tls.relock_misses, out, ST_RELOCK_MISSES);
 	if (out == ST_SPIN_OUTCOME_ACQUIRED) {
 		st_dec(&m->waiters);
-		return 0;
+		return;
 	}
-	return st_mutex_sleep(m, t.self, CLOCK_REALTIME, 0, sleeps);
+	st_mutex_sleep(m, t.self, CLOCK_REALTIME, 0, sleeps);
 }
 
 int st_mutex_cond_relock(pthread_mutex_t *pm, int counted, const void *caller,
-			 int *contended, unsigned long long *t1)
+			 int *contended, unsigned long long *span)
 {
 	struct st_mutex *m = st_mutex(pm);
 	int kind = m->kind;
 
 	if (counted) {
-		if (t1)
-			*t1 = st_now_ns();
+		/* Its start is its spin's too; its end is read by the caller,
+		 * after the counters below: a requeued waiter's relocked
+		 * stamped at its spin's end could come before the record of
+		 * the unlock that let it in (written after that unlock's wake
+		 * call), and the wake ledger then loses the wake
+		 * (tests/wakes broadcast_futile under load). */
+		unsigned long long t0 = span ? st_now_ns() : 0;
 		int sleeps = 0;
-		relock_counted(m, &sleeps);
+		relock_counted(m, &sleeps, t0);
+		if (span)
+			span[0] = t0;
 		/* Held: the counters are ours. */
 		++m->acquisitions;
 		st_mutex_stamp(m);
@@ -122,7 +131,8 @@ int st_mutex_cond_relock(pthread_mutex_t *pm, int counted, const void *caller,
 		return 0;
 	}
 	*contended = 1;
-	if (t1)
-		*t1 = st_now_ns();
-	return st_mutex_lock_relock(m, caller); /* forwards glibc's own objects too */
+	/* glibc's own objects are forwarded before lock_slow reads a time. */
+	if (span && st_unlikely(kind & ST_MUTEX_FORWARDED))
+		span[0] = st_now_ns();
+	return st_mutex_lock_relock(m, caller, span); /* forwards glibc's own objects too */
 }

@@ -24,21 +24,24 @@ static int take(void *p)
 	       st_cas_acquire(&t->m->lock, 0, t->self);
 }
 
-/* Called with the lock held: the counters are ours. */
-static void acquired_slow(struct st_mutex *m, const void *caller, int how, int spins,
-			  int sleeps, unsigned long long t0)
+/* Called with the lock held: the counters are ours. Returns when the
+ * traced wait that began at t0 ended (0 untraced). */
+static unsigned long long acquired_slow(struct st_mutex *m, const void *caller, int how,
+					int spins, int sleeps, unsigned long long t0)
 {
 	uint64_t n = ++m->acquisitions;
 	uint32_t c = ++m->contended;
+	unsigned long long t1 = 0;
 	st_mutex_stamp(m);
 	if (t0) {
 		/* The tracer's own mutexes are never traced: not at exit either. */
 		if (!st_from_tracer(caller))
 			st_object_note(m, ST_FAMILY_MUTEX);
-		unsigned long long t1 = st_waited_end(how == ST_MUTEX_HOW_SPIN, t0);
+		t1 = st_waited_end(how == ST_MUTEX_HOW_SPIN, t0);
 		st_mutex_ev_acquired_at(st_rec_at(t1), m, caller, how, spins, sleeps, t1 - t0,
 					n, c);
 	}
+	return t1;
 }
 
 /* The re-lock checks every type makes before waiting: 1 if *ret is final. */
@@ -104,9 +107,11 @@ int st_mutex_sleep(struct st_mutex *m, int self, clockid_t clk,
 	return r;
 }
 
-/* misses: NULL for the default spin, else its adaptive hint (wait.h). */
+/* misses: NULL for the default spin, else its adaptive hint (wait.h);
+ * span: NULL, or where a traced wait's start and end go (a condvar's
+ * relock: st_mutex_cond_relock, mutex.h). */
 static int lock_slow(struct st_mutex *m, clockid_t clk, const struct timespec *abs,
-		     const void *caller, volatile int *misses)
+		     const void *caller, volatile int *misses, unsigned long long *span)
 {
 	int kind = m->kind, ret;
 
@@ -139,6 +144,8 @@ static int lock_slow(struct st_mutex *m, clockid_t clk, const struct timespec *a
 	st_mutex_ev_requested(m, caller, st_load_relaxed(&m->lock) & ST_MUTEX_TID_MASK,
 		 st_load_relaxed(&m->waiters));
 	unsigned long long t0 = st_tracing() ? st_now_ns() : 0;
+	if (span)
+		span[0] = t0;
 
 	/* A relock after a condvar wait spins on its own hint (misses);
 	 * otherwise every mutex spins unless SYNCTRACE_SPIN_MUTEXES=adaptive
@@ -153,7 +160,9 @@ static int lock_slow(struct st_mutex *m, clockid_t clk, const struct timespec *a
 						: 0,
 					&spins, 0);
 	if (out == ST_SPIN_OUTCOME_ACQUIRED) {
-		acquired_slow(m, caller, ST_MUTEX_HOW_SPIN, spins, 0, t0);
+		unsigned long long t1 = acquired_slow(m, caller, ST_MUTEX_HOW_SPIN, spins, 0, t0);
+		if (span)
+			span[1] = t1;
 		return 0;
 	}
 
@@ -165,14 +174,16 @@ static int lock_slow(struct st_mutex *m, clockid_t clk, const struct timespec *a
 			st_mutex_ev_timeout(m, caller, sleeps, st_now_ns() - t0);
 		return ETIMEDOUT;
 	}
-	acquired_slow(m, caller, ST_MUTEX_HOW_SLEEP, spins, sleeps, t0);
+	unsigned long long t1 = acquired_slow(m, caller, ST_MUTEX_HOW_SLEEP, spins, sleeps, t0);
+	if (span)
+		span[1] = t1;
 	return 0;
 }
 
 int st_mutex_lock_slow(struct st_mutex *m, clockid_t clk,
 		       const struct timespec *abs, const void *caller)
 {
-	return lock_slow(m, clk, abs, caller, 0);
+	return lock_slow(m, clk, abs, caller, 0, 0);
 }
 
 /* The re-acquisition after a condvar wait. Its owner is typically the
@@ -181,7 +192,7 @@ int st_mutex_lock_slow(struct st_mutex *m, clockid_t clk,
  * doc/mutex.md). So the spin adapts, per thread (the mutex has no room for
  * a hint, and the condvar may not be touched once released), as hand-off
  * waits do per object. */
-int st_mutex_lock_relock(struct st_mutex *m, const void *caller)
+int st_mutex_lock_relock(struct st_mutex *m, const void *caller, unsigned long long *span)
 {
-	return lock_slow(m, CLOCK_REALTIME, 0, caller, &st_tls.relock_misses);
+	return lock_slow(m, CLOCK_REALTIME, 0, caller, &st_tls.relock_misses, span);
 }

@@ -113,7 +113,7 @@ static inline struct st_mutex *st_mutex(pthread_mutex_t *m)
 }
 
 /* Slow paths (lock.c, unlock.c, trylock.c). abs NULL: no timeout. */
-int st_mutex_lock_relock(struct st_mutex *m, const void *caller);
+int st_mutex_lock_relock(struct st_mutex *m, const void *caller, unsigned long long *span);
 int st_mutex_lock_slow(struct st_mutex *m, clockid_t clk,
 		       const struct timespec *abs, const void *caller);
 int st_mutex_unlock_slow(struct st_mutex *m, int old, const void *caller);
@@ -137,15 +137,20 @@ int st_mutex_forward_destroy(pthread_mutex_t *m);
  * in `waiters` and sets SLEEPERS; 0 if the mutex cannot take requeues.
  * relock: re-acquire after a wait; counted: the caller was counted by a
  * handoff (it drops that count); *contended: it could not take it at once;
- * t1 (traced, else NULL): the durations' clock when it began to wait for
- * the mutex, 0 if it took it at its first attempt (one CAS: nothing
- * waited, and no clock is read for it). */
+ * span (traced, else NULL): the durations' clock when it began to wait for
+ * the mutex (span[0]) and when it had it (span[1]), both 0 if it took it
+ * at its first attempt (one CAS: nothing waited, and no clock is read for
+ * it); span[1] may be 0 after a wait too: then the caller reads the end.
+ * The lock's own wait (lock.c, lock_slow) gives both: its start is the
+ * one its spin and its `acquired` record take, its end the spin's last
+ * moment, so a relock that waits in the lock reads the clock twice, not
+ * four times. A requeued waiter's (counted) gives its start only. */
 int st_mutex_cond_check(pthread_mutex_t *m);
 int st_mutex_cond_requeueable(pthread_mutex_t *m);
 int st_mutex_cond_held(pthread_mutex_t *m); /* ours, private, held by the caller */
 int st_mutex_cond_handoff(pthread_mutex_t *m);
 int st_mutex_cond_relock(pthread_mutex_t *m, int counted, const void *caller,
-			 int *contended, unsigned long long *t1);
+			 int *contended, unsigned long long *span);
 
 /* Full level: note when and how the holder took the mutex (holder only).
  * The time is CLOCK_MONOTONIC's, not the durations' clock: the analyzer

@@ -104,9 +104,14 @@ int st_parse_summary_buckets(const char *s, int max, int *n)
 
 int st_parse_clock(const char *s, int *tsc_allowed)
 {
-	if (strcmp(s, "auto") && strcmp(s, "monotonic"))
+	if (!strcmp(s, "auto"))
+		*tsc_allowed = ST_CLOCK_TSC_AUTO;
+	else if (!strcmp(s, "monotonic"))
+		*tsc_allowed = ST_CLOCK_TSC_NEVER;
+	else if (!strcmp(s, "counter"))
+		*tsc_allowed = ST_CLOCK_TSC_FORCED;
+	else
 		return -1;
-	*tsc_allowed = s[0] == 'a';
 	return 0;
 }
 

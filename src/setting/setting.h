@@ -22,8 +22,11 @@ int st_parse_level(const char *s, int *level);
 /* SYNCTRACE_SUMMARY_BUCKETS: a COUNT from 1 to max. */
 int st_parse_summary_buckets(const char *s, int max, int *n);
 
-/* SYNCTRACE_CLOCK: auto (1: the time-stamp counter where it is safe) or
- * monotonic (0: CLOCK_MONOTONIC always), src/internal/clock.h. */
+/* SYNCTRACE_CLOCK: auto (the time-stamp counter where the kernel keeps
+ * time with it), monotonic (CLOCK_MONOTONIC always) or counter (the
+ * counter wherever the processor says it is invariant):
+ * ST_CLOCK_TSC_AUTO, _NEVER, _FORCED (src/internal/clock.h). */
+enum { ST_CLOCK_TSC_NEVER, ST_CLOCK_TSC_AUTO, ST_CLOCK_TSC_FORCED };
 int st_parse_clock(const char *s, int *tsc_allowed);
 
 /* SYNCTRACE_THRESHOLD: a duration, digits then a unit (ns, us, ms, s),

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE /* CPU_COUNT */
 #endif
 #include "wait/crowd.h"
+#include "internal/sysfile.h"
 
 #include <fcntl.h>
 #include <sched.h>
@@ -30,22 +31,6 @@ int st_crowd_parse_loadavg(const char *line)
 	return *p == '/' ? n : -1;
 }
 
-/* One file read with raw system calls: open/read/close through glibc are
- * cancellation points, and a lock call is not one. The descriptor lives
- * for the three calls only (O_CLOEXEC). */
-static int read_file(const char *path, char *buf, int size)
-{
-	int fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	long n = syscall(SYS_read, fd, buf, size - 1);
-	syscall(SYS_close, fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	return (int)n;
-}
-
 /* "0-3" or "0,2-5": the CPUs of /sys/devices/system/cpu/online. */
 static int count_cpu_list(const char *s)
 {
@@ -69,10 +54,10 @@ int st_crowd_sample_proc(int *runnable, int *online, int *allowed)
 {
 	char buf[128];
 	cpu_set_t set;
-	if (read_file("/proc/loadavg", buf, sizeof buf) < 0 ||
+	if (st_read_file("/proc/loadavg", buf, sizeof buf) < 0 ||
 	    (*runnable = st_crowd_parse_loadavg(buf)) < 0)
 		return -1;
-	if (*online <= 0 && read_file("/sys/devices/system/cpu/online", buf, sizeof buf) > 0)
+	if (*online <= 0 && st_read_file("/sys/devices/system/cpu/online", buf, sizeof buf) > 0)
 		*online = count_cpu_list(buf);
 	if (*online <= 0)
 		return -1;

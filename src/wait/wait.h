@@ -143,6 +143,16 @@ static inline void st_spin_from_folded(unsigned long long t0)
 	}
 }
 
+/* The same start for a spin whose wait has no event that stands for its
+ * loop (a condvar's counted relock): the loop is written as always. */
+static inline void st_spin_from(unsigned long long t0)
+{
+	if (t0) {
+		st_tls.spin_t0 = t0;
+		st_tls.spin_fold = 0;
+	}
+}
+
 /* When a wait that began at t0 ended (its duration: that minus t0), for
  * its event; spun: a spin ended it. The acquisition is then the spin's last
  * moment, so the clock is not read again: with st_spin_from_folded, a spun wait

@@ -14,27 +14,71 @@
 #include <unistd.h>
 
 #include "internal/clock.h"
+#include "setting/setting.h"
 
 #if ST_CLOCK_HAVE_TSC
 #include <cpuid.h>
 #endif
 
-/* This machine qualifies as clock.c decides (invariant counter, the
- * kernel's clocksource is tsc), judged here independently. */
-static int machine_has_tsc_clock(void)
+/* The processor says its counter is invariant (CPUID 0x80000007 EDX bit
+ * 8), judged here independently of clock.c. */
+static int invariant_counter(void)
 {
 #if ST_CLOCK_HAVE_TSC
-	char buf[32] = { 0 };
-	FILE *f = fopen(st_clock_source_path, "r");
-	if (!f)
-		return 0;
-	int ok = fgets(buf, sizeof buf, f) && !strcmp(buf, "tsc\n");
-	fclose(f);
 	unsigned a, b, c, d;
-	return ok && __get_cpuid(0x80000007, &a, &b, &c, &d) && (d & (1u << 8));
+	return __get_cpuid(0x80000007, &a, &b, &c, &d) && (d & (1u << 8));
 #else
 	return 0;
 #endif
+}
+
+/* This machine qualifies as clock.c decides (invariant counter; the
+ * kernel's clocksource is tsc, or tsc is among those it may use), judged
+ * here independently. */
+static int machine_has_tsc_clock(void)
+{
+	char cur[64] = { 0 }, avail[256] = { 0 };
+	FILE *f = fopen(st_clock_source_path, "r");
+	if (f) {
+		if (!fgets(cur, sizeof cur, f))
+			cur[0] = 0;
+		fclose(f);
+	}
+	if ((f = fopen(st_clock_available_path, "r"))) {
+		if (!fgets(avail, sizeof avail, f))
+			avail[0] = 0;
+		fclose(f);
+	}
+	int listed = 0;
+	for (char *w = strtok(avail, " \n"); w; w = strtok(0, " \n"))
+		listed |= !strcmp(w, "tsc");
+	return invariant_counter() && (!strcmp(cur, "tsc\n") || listed);
+}
+
+/* Point clock.c at a clocksource of our own and a list of available ones
+ * (files in /tmp, removed once the clock has decided: settle()). */
+static char cur_path[] = "/tmp/st-clock-XXXXXX", avail_path[] = "/tmp/st-clock-XXXXXX";
+
+static void clocksources(const char *cur, const char *avail)
+{
+	int fd = mkstemp(cur_path);
+	CHECK(fd >= 0);
+	CHECK_EQ(write(fd, cur, strlen(cur)), (ssize_t)strlen(cur));
+	close(fd);
+	fd = mkstemp(avail_path);
+	CHECK(fd >= 0);
+	CHECK_EQ(write(fd, avail, strlen(avail)), (ssize_t)strlen(avail));
+	close(fd);
+	st_clock_source_path = cur_path;
+	st_clock_available_path = avail_path;
+}
+
+static void clocksources_done(void)
+{
+	unlink(cur_path);
+	unlink(avail_path);
+	strcpy(cur_path, "/tmp/st-clock-XXXXXX"); /* mkstemp's templates again */
+	strcpy(avail_path, "/tmp/st-clock-XXXXXX");
 }
 
 static int state(void)
@@ -59,12 +103,11 @@ static void bracketed(uint64_t *lo, uint64_t *v, uint64_t *hi)
 	} while (*hi - *lo > 20000);
 }
 
-/* Where the machine qualifies the clock turns to the counter, and its
+/* Settled, the clock is the counter if want, else CLOCK_MONOTONIC, and its
  * durations agree with CLOCK_MONOTONIC's within 1e-3 over 50 ms (the
- * calibration's error is ~1e-5). Elsewhere it stays CLOCK_MONOTONIC. */
-static void calibrates(void)
+ * calibration's error is ~1e-5). */
+static void agrees(int want)
 {
-	int want = machine_has_tsc_clock();
 	settle();
 	CHECK_EQ(state(), want ? ST_CLOCK_ON : ST_CLOCK_OFF);
 	CHECK_EQ(st_clock.mult != 0, want);
@@ -85,11 +128,63 @@ static void calibrates(void)
 	}
 }
 
+/* Where the machine qualifies the clock turns to the counter; elsewhere
+ * it stays CLOCK_MONOTONIC. */
+static void calibrates(void)
+{
+	agrees(machine_has_tsc_clock());
+}
+
+/* SYNCTRACE_CLOCK=counter (config.c: ST_CLOCK_TSC_FORCED) on a kernel
+ * that keeps time with another clocksource: the counter wherever it is
+ * invariant, calibrated as on a tsc kernel (exit 77, skipped, on a
+ * processor without an invariant counter). */
+static void forced_counter(void)
+{
+	if (!invariant_counter()) {
+		printf("clock_forced_counter: this processor's counter is not invariant\n");
+		exit(77);
+	}
+	clocksources("kvm-clock\n", "kvm-clock acpi_pm \n");
+	st_clock_tsc_allowed = ST_CLOCK_TSC_FORCED;
+	settle();
+	clocksources_done();
+	agrees(1);
+}
+
+/* A kernel that keeps time with another clocksource (a VM's kvm-clock,
+ * preferred by its rating) but lists tsc among those it may use: the
+ * counter, by default (exit 77, skipped, without an invariant counter). A
+ * list with only tsc-early (the boot-time one) does not count. */
+static void tsc_available(void)
+{
+	if (!invariant_counter()) {
+		printf("clock_tsc_available: this processor's counter is not invariant\n");
+		exit(77);
+	}
+	pid_t p = fork();
+	CHECK(p >= 0);
+	if (!p) {
+		clocksources("kvm-clock\n", "kvm-clock tsc-early acpi_pm \n");
+		settle();
+		clocksources_done();
+		CHECK_EQ(state(), ST_CLOCK_OFF);
+		_exit(0);
+	}
+	int status;
+	CHECK_EQ(waitpid(p, &status, 0), p);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	clocksources("kvm-clock\n", "kvm-clock tsc acpi_pm \n");
+	settle();
+	clocksources_done();
+	agrees(1);
+}
+
 /* SYNCTRACE_CLOCK=monotonic (config.c clears st_clock_tsc_allowed): the
  * clock stays CLOCK_MONOTONIC, read for read. */
 static void monotonic_setting(void)
 {
-	st_clock_tsc_allowed = 0;
+	st_clock_tsc_allowed = ST_CLOCK_TSC_NEVER;
 	settle();
 	CHECK_EQ(state(), ST_CLOCK_OFF);
 	CHECK_EQ(st_clock.mult, 0);
@@ -99,28 +194,26 @@ static void monotonic_setting(void)
 	}
 }
 
-/* A kernel that keeps time with another clocksource (a VM's kvm-clock, a
- * machine whose counters drifted apart): CLOCK_MONOTONIC. */
+/* A kernel that keeps time with another clocksource and does not list
+ * tsc among those it may use (a VM booted with tsc=unstable, a machine
+ * whose counters drifted apart): CLOCK_MONOTONIC. */
 static void other_clocksource(void)
 {
-	char path[] = "/tmp/st-clock-XXXXXX";
-	int fd = mkstemp(path);
-	CHECK(fd >= 0);
-	CHECK_EQ(write(fd, "kvm-clock\n", 10), 10);
-	close(fd);
-	st_clock_source_path = path;
+	clocksources("kvm-clock\n", "kvm-clock acpi_pm \n");
 	settle();
-	unlink(path);
+	clocksources_done();
 	CHECK_EQ(state(), ST_CLOCK_OFF);
 	CHECK_EQ(st_clock.mult, 0);
 }
 
 /* A counter that went back (a resume from suspend resets it): a few counts
  * behind the base is two CPUs' skew and changes nothing; far behind turns
- * the clock to CLOCK_MONOTONIC for good, in order. Needs the counter
- * (exit 77, skipped, on a machine without it). */
+ * the clock to CLOCK_MONOTONIC for good, in order. Needs an invariant
+ * counter (exit 77, skipped, on a machine without it); taken with
+ * SYNCTRACE_CLOCK=counter, so a kernel on another clocksource runs it too. */
 static void counter_went_back(void)
 {
+	st_clock_tsc_allowed = ST_CLOCK_TSC_FORCED;
 	settle();
 	if (state() != ST_CLOCK_ON) {
 		printf("clock_counter_went_back: this machine's durations do not read the counter\n");
@@ -240,6 +333,10 @@ int main(int argc, char **argv)
 	const char *b = argc > 1 ? argv[1] : "";
 	if (!strcmp(b, "calibrates"))
 		calibrates();
+	else if (!strcmp(b, "forced_counter"))
+		forced_counter();
+	else if (!strcmp(b, "tsc_available"))
+		tsc_available();
 	else if (!strcmp(b, "monotonic_setting"))
 		monotonic_setting();
 	else if (!strcmp(b, "other_clocksource"))
@@ -251,7 +348,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(b, "forked_while_busy"))
 		forked_while_busy();
 	else {
-		fprintf(stderr, "usage: %s calibrates | monotonic_setting | other_clocksource | "
+		fprintf(stderr, "usage: %s calibrates | forced_counter | tsc_available | monotonic_setting | other_clocksource | "
 				"counter_went_back | never_backwards | forked_while_busy\n", argv[0]);
 		return 2;
 	}

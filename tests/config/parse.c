@@ -131,10 +131,13 @@ static void clock_values(void)
 {
 	int v = -7;
 	CHECK_EQ(st_parse_clock("auto", &v), 0);
-	CHECK_EQ(v, 1);
+	CHECK_EQ(v, ST_CLOCK_TSC_AUTO);
 	CHECK_EQ(st_parse_clock("monotonic", &v), 0);
-	CHECK_EQ(v, 0);
+	CHECK_EQ(v, ST_CLOCK_TSC_NEVER);
+	CHECK_EQ(st_parse_clock("counter", &v), 0);
+	CHECK_EQ(v, ST_CLOCK_TSC_FORCED);
 	v = -7;
+	CHECK_EQ(st_parse_clock("counters", &v), -1);
 	CHECK_EQ(st_parse_clock("tsc", &v), -1);
 	CHECK_EQ(st_parse_clock("Monotonic", &v), -1);
 	CHECK_EQ(st_parse_clock("auto ", &v), -1);

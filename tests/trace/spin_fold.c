@@ -9,8 +9,11 @@
  * the worker's reply on a second condvar). The worker's wait
  * is then mostly ended by its spin (how SPIN), sometimes taken on the fast
  * path (no event) when main let go before the worker reached it, or
- * asleep if main was descheduled past the budget. spin_fold.sh checks
- * what the trace and the report hold for those spins at each format. */
+ * asleep if main was descheduled past the budget. Last, ROUNDS condvar
+ * waits whose relock waits: main signals holding the mutex and keeps it
+ * ~30 us more, so the woken worker waits for it in the mutex's lock
+ * (shared_reads.sh). spin_fold.sh checks what the trace and the report
+ * hold for those spins at each format. */
 #include <pthread.h>
 #include <semaphore.h>
 #include <time.h>
@@ -46,7 +49,7 @@ static void await(int *flag, int v)
 static void *worker(void *arg)
 {
 	(void)arg;
-	for (int r = 1; r <= 5 * ROUNDS; r++) {
+	for (int r = 1; r <= 6 * ROUNDS; r++) {
 		await(&go, r);
 		if (r <= 4 * ROUNDS) /* the condvar's waiter says so holding cm */
 			__atomic_store_n(&about_to_wait, r, __ATOMIC_RELEASE);
@@ -61,7 +64,7 @@ static void *worker(void *arg)
 		} else if (r <= 4 * ROUNDS) {
 			int b = pthread_barrier_wait(&bar);
 			CHECK(b == 0 || b == PTHREAD_BARRIER_SERIAL_THREAD);
-		} else {
+		} else if (r <= 5 * ROUNDS) {
 			CHECK_EQ(pthread_mutex_lock(&cm), 0);
 			__atomic_store_n(&about_to_wait, r, __ATOMIC_RELEASE);
 			while (signalled != r)
@@ -69,6 +72,12 @@ static void *worker(void *arg)
 			acked = r;
 			CHECK_EQ(pthread_mutex_unlock(&cm), 0);
 			CHECK_EQ(pthread_cond_signal(&cv2), 0);
+		} else {
+			CHECK_EQ(pthread_mutex_lock(&cm), 0);
+			__atomic_store_n(&about_to_wait, r, __ATOMIC_RELEASE);
+			while (signalled != r)
+				CHECK_EQ(pthread_cond_wait(&cv, &cm), 0);
+			CHECK_EQ(pthread_mutex_unlock(&cm), 0);
 		}
 		__atomic_store_n(&done_round, r, __ATOMIC_RELEASE);
 	}
@@ -80,7 +89,7 @@ int main(void)
 	pthread_t t;
 	CHECK_EQ(sem_init(&s, 0, 0), 0);
 	CHECK_EQ(pthread_barrier_init(&bar, 0, 2), 0);
-	for (int r = 1; r <= 5 * ROUNDS; r++) {
+	for (int r = 1; r <= 6 * ROUNDS; r++) {
 		if (r > ROUNDS && r <= 2 * ROUNDS)
 			CHECK_EQ(pthread_mutex_lock(&m), 0);
 		else if (r > 2 * ROUNDS && r <= 3 * ROUNDS)
@@ -99,6 +108,13 @@ int main(void)
 		else if (r <= 4 * ROUNDS) {
 			int b = pthread_barrier_wait(&bar);
 			CHECK(b == 0 || b == PTHREAD_BARRIER_SERIAL_THREAD);
+		} else if (r > 5 * ROUNDS) {
+			/* Signalled holding cm, kept ~30 us: the relock waits. */
+			CHECK_EQ(pthread_mutex_lock(&cm), 0);
+			signalled = r;
+			CHECK_EQ(pthread_cond_signal(&cv), 0);
+			busy_us(30);
+			CHECK_EQ(pthread_mutex_unlock(&cm), 0);
 		} else {
 			CHECK_EQ(pthread_mutex_lock(&cm), 0);
 			signalled = r;

@@ -198,6 +198,14 @@ static void signal(int64_t ts, int tid, int bc, int moved, int leaving, int firs
 	     "first_how", I(first ? 0 : -1), NULL);
 }
 
+/* Thread 1 signals (bc: broadcasts) and takes waiter w alone: its
+ * signaled at ts, its signal at ts + 1. */
+static void signal_one(int64_t ts, int w, int bc, uint64_t site)
+{
+	signaled(ts, 1, w, 0, site);
+	signal(ts + 1, 1, bc, 1, 0, w, site);
+}
+
 /* R broadcasts each signal 4 waiters (threads 2..5); thread 2 + r % 4 takes
  * the token, the other three re-check and wait again holding the mutex
  * (their enqueue shows the counter of their relock). */
@@ -231,6 +239,31 @@ static void broadcast_futile(void)
 	CHECK_EQ(c->multi, R);
 	CHECK_EQ(c->fan_max, 4);
 	CHECK_EQ(c->reacq_n, 4 * R);
+}
+
+/* A waiter's enqueued record is written after its mutex's release, so a
+ * broadcaster that takes the mutex at once can stamp its signaled first
+ * (seen on a loaded machine: tests/wakes broadcast_futile.traced counted
+ * 16-17 futile wakes of 18). The second wait's enqueued comes after its
+ * signal: that signal still takes it (won, then futile for the first). */
+static void signaled_before_enqueued(void)
+{
+	START(1, 1);
+	enqueue(10, 2, 1);
+	signal_one(11, 2, 1, BCAST_SITE);
+	woke(13, 2, 0);
+	relocked(14, 2, 2);
+	signal_one(15, 2, 1, BCAST_SITE); /* before the record of the wait it takes */
+	enqueue(17, 2, 2); /* never released the mutex: the first wake was futile */
+	woke(18, 2, 0);
+	relocked(19, 2, 3);
+	enqueue(20, 2, 4); /* released and re-took it: the second won */
+	const struct sa_wl_counts *c = entry(CV, SA_EV_cond_signal, 1, BCAST_SITE);
+	CHECK_EQ(c->calls, 2);
+	CHECK_EQ(c->woken, 2);
+	CHECK_EQ(c->out[SA_WL_FUTILE], 1);
+	CHECK_EQ(c->out[SA_WL_WON], 1);
+	CHECK_EQ(c->reacq_n, 2);
 }
 
 /* A signal meets a waiter that timed out (LEAVING) and goes to the next
@@ -269,8 +302,7 @@ static void passed_on(void)
 {
 	START(1, 1);
 	enqueue(10, 2, 1);
-	signaled(11, 1, 2, 0, SIGNAL_SITE);
-	signal(12, 1, 0, 1, 0, 2, SIGNAL_SITE);
+	signal_one(11, 2, 0, SIGNAL_SITE);
 	woke(13, 2, 3);
 	const struct sa_wl_counts *c = entry(CV, SA_EV_cond_signal, 0, SIGNAL_SITE);
 	CHECK_EQ(c->woken, 1);
@@ -429,6 +461,7 @@ static const struct st_case st_cases[] = {
 	ST_CASE(mutex_outcomes),
 	ST_CASE(return_before_wake),
 	ST_CASE(broadcast_futile),
+	ST_CASE(signaled_before_enqueued),
 	ST_CASE(signal_meets_leaving),
 	ST_CASE(passed_on),
 	ST_CASE(requeued_waiter),

@@ -559,6 +559,16 @@ static struct sa_thread *node_thread(struct sa_model *m, uint32_t oi, int64_t no
 	return w >= 0 ? &m->threads[w] : NULL;
 }
 
+/* Waiter t is SIGNALED by signal id (its reference, taken) at ts. */
+static void c_take(struct sa_thread *t, uint32_t id, int64_t ts)
+{
+	t->wl.cstate = C_SIGNALED;
+	t->wl.cwake = id;
+	t->wl.sig_ts = ts;
+	t->wl.rel_ts = t->wl.first_ts = t->wl.mwake_ts = 0;
+	t->wl.requeued = 0;
+}
+
 static void c_enqueued(struct sa_model *m, const struct sa_event *e, struct sa_thread *t,
 		       uint32_t oi)
 {
@@ -578,15 +588,10 @@ static void c_enqueued(struct sa_model *m, const struct sa_event *e, struct sa_t
 	if (t->wl.pend_sig) { /* signaled before this record: c_signaled */
 		uint32_t id = t->wl.pend_sig;
 		t->wl.pend_sig = 0;
-		if (t->wl.pend_cond != oi) {
+		if (t->wl.pend_cond == oi)
+			c_take(t, id, t->wl.pend_ts); /* the pending reference, now the wait's */
+		else
 			unref(m, id);
-			return;
-		}
-		t->wl.cstate = C_SIGNALED;
-		t->wl.cwake = id; /* the pending reference, now the wait's */
-		t->wl.sig_ts = t->wl.pend_ts;
-		t->wl.rel_ts = t->wl.first_ts = t->wl.mwake_ts = 0;
-		t->wl.requeued = 0;
 	}
 }
 
@@ -608,13 +613,8 @@ static void c_signaled(struct sa_model *m, const struct sa_event *e, uint32_t ti
 		t->wl.pend_ts = e->ts;
 		return;
 	}
-	if (t->wl.cstate != C_WAITING || t->wl.cond != oi)
-		return;
-	t->wl.cstate = C_SIGNALED;
-	t->wl.cwake = ref(m, id);
-	t->wl.sig_ts = e->ts;
-	t->wl.rel_ts = t->wl.first_ts = t->wl.mwake_ts = 0;
-	t->wl.requeued = 0;
+	if (t->wl.cstate == C_WAITING && t->wl.cond == oi)
+		c_take(t, ref(m, id), e->ts);
 }
 
 static void c_signal(struct sa_model *m, const struct sa_event *e, uint32_t ti, uint32_t oi)
@@ -689,12 +689,9 @@ static void c_woke_shared(struct sa_model *m, const struct sa_event *e, uint32_t
 	if (!ow || !ow->ncred || t->wl.cstate != C_WAITING)
 		return;
 	uint32_t id = ow->cred[0].wake;
-	t->wl.cstate = C_SIGNALED;
-	t->wl.cwake = ref(m, id);
-	t->wl.sig_ts = t->wl.rel_ts = wk(m, id)->ts;
+	c_take(t, ref(m, id), wk(m, id)->ts);
+	t->wl.rel_ts = t->wl.sig_ts;
 	t->wl.first_ts = e->ts;
-	t->wl.mwake_ts = 0;
-	t->wl.requeued = 0;
 	if (!--ow->cred[0].n) {
 		memmove(&ow->cred[0], &ow->cred[1], (ow->ncred - 1) * sizeof(ow->cred[0]));
 		ow->ncred--;

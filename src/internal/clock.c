@@ -4,11 +4,8 @@
 #include "setting/setting.h"
 #include "sysfile.h"
 
-#include <fcntl.h>
 #include <pthread.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #if ST_CLOCK_HAVE_TSC
 #include <cpuid.h>

@@ -24,24 +24,24 @@ static int take(void *p)
 	       st_cas_acquire(&t->m->lock, 0, t->self);
 }
 
-/* Called with the lock held: the counters are ours. Returns when the
- * traced wait that began at t0 ended (0 untraced). */
-static unsigned long long acquired_slow(struct st_mutex *m, const void *caller, int how,
-					int spins, int sleeps, unsigned long long t0)
+/* Called with the lock held: the counters are ours. span (lock_slow's):
+ * span[1] gets when the traced wait that began at t0 ended. */
+static void acquired_slow(struct st_mutex *m, const void *caller, int how, int spins,
+			  int sleeps, unsigned long long t0, unsigned long long *span)
 {
 	uint64_t n = ++m->acquisitions;
 	uint32_t c = ++m->contended;
-	unsigned long long t1 = 0;
 	st_mutex_stamp(m);
 	if (t0) {
 		/* The tracer's own mutexes are never traced: not at exit either. */
 		if (!st_from_tracer(caller))
 			st_object_note(m, ST_FAMILY_MUTEX);
-		t1 = st_waited_end(how == ST_MUTEX_HOW_SPIN, t0);
+		unsigned long long t1 = st_waited_end(how == ST_MUTEX_HOW_SPIN, t0);
 		st_mutex_ev_acquired_at(st_rec_at(t1), m, caller, how, spins, sleeps, t1 - t0,
 					n, c);
+		if (span)
+			span[1] = t1;
 	}
-	return t1;
 }
 
 /* The re-lock checks every type makes before waiting: 1 if *ret is final. */
@@ -160,9 +160,7 @@ static int lock_slow(struct st_mutex *m, clockid_t clk, const struct timespec *a
 						: 0,
 					&spins, 0);
 	if (out == ST_SPIN_OUTCOME_ACQUIRED) {
-		unsigned long long t1 = acquired_slow(m, caller, ST_MUTEX_HOW_SPIN, spins, 0, t0);
-		if (span)
-			span[1] = t1;
+		acquired_slow(m, caller, ST_MUTEX_HOW_SPIN, spins, 0, t0, span);
 		return 0;
 	}
 
@@ -174,9 +172,7 @@ static int lock_slow(struct st_mutex *m, clockid_t clk, const struct timespec *a
 			st_mutex_ev_timeout(m, caller, sleeps, st_now_ns() - t0);
 		return ETIMEDOUT;
 	}
-	unsigned long long t1 = acquired_slow(m, caller, ST_MUTEX_HOW_SLEEP, spins, sleeps, t0);
-	if (span)
-		span[1] = t1;
+	acquired_slow(m, caller, ST_MUTEX_HOW_SLEEP, spins, sleeps, t0, span);
 	return 0;
 }
 

@@ -4,6 +4,8 @@
 #   ./synctrace.sh run [-- CMD ARGS...]   record a trace of CMD (default: the
 #                                         built-in demo) and report it
 #   ./synctrace.sh test                   install, build, run every test
+#                                         (ST_TEST_LOAD=KIND: beside bench_load
+#                                         KIND, e.g. spin:3, a busy machine)
 #   ./synctrace.sh build                  install what is missing and build
 #   ./synctrace.sh bench [NAMES] [-r N] [--load K]  the seed experiments, paired with glibc
 #   ./synctrace.sh fuzz [SECONDS]         fuzz the analyzer's trace input (600 s)
@@ -102,15 +104,30 @@ ctest_counted() {
 }
 
 run_tests() {
-	local rc=0
+	local rc=0 load_pid=
 	ST_PASSED=0 ST_FAILED=0
+	# ST_TEST_LOAD: the suite beside a competitor (bench/runner/load.c:
+	# spin:N busy loops, churn:N fork/exec loops), as CI's shared cores
+	# may be; stopped by its pid (it ends its own group, and itself
+	# after 2 h whatever happens here).
+	if [ -n "${ST_TEST_LOAD:-}" ]; then
+		"$BUILD/bench/bench_load" "$ST_TEST_LOAD" 0.01 ||
+			{ say "bad ST_TEST_LOAD '$ST_TEST_LOAD' (spin:N, churn:N, or a sum: churn:3+spin:1)"; return 2; }
+		"$BUILD/bench/bench_load" "$ST_TEST_LOAD" 7200 </dev/null &
+		load_pid=$!
+		say "tests beside bench_load $ST_TEST_LOAD (pid $load_pid)"
+	fi
 	ctest_counted --test-dir "$BUILD" "$@" || rc=1
 	if [ $# -eq 0 ]; then
 		ctest_counted --test-dir "$BUILD-faults" -L faults || rc=1
 		ctest_counted --test-dir "$BUILD-tsan" -L tsan || rc=1
 	fi
+	if [ -n "$load_pid" ]; then
+		kill -TERM "$load_pid" 2>/dev/null || true
+		wait "$load_pid" 2>/dev/null || true
+	fi
 	echo
-	echo "tests: $ST_PASSED passed, $ST_FAILED failed"
+	echo "tests: $ST_PASSED passed, $ST_FAILED failed${ST_TEST_LOAD:+ (beside bench_load $ST_TEST_LOAD)}"
 	return $rc
 }
 

@@ -21,7 +21,6 @@
  * never requeues it, so the relock is the waiter's own). */
 #include <pthread.h>
 #include <semaphore.h>
-#include <stdint.h>
 #include <string.h>
 #include <time.h>
 
@@ -54,7 +53,8 @@ static void await(int *flag, int v)
 }
 
 /* cm's lock word (offset 0 of pthread_mutex_t, glibc's __lock; ours:
- * the holder's tid, and bit 31 while a thread may sleep on it). */
+ * the holder's tid, and CM_SLEEPERS while a thread may sleep on it). */
+#define CM_SLEEPERS ((int)0x80000000u)
 static int cm_word(void)
 {
 	return __atomic_load_n((int *)(void *)&cm, __ATOMIC_ACQUIRE);
@@ -107,7 +107,7 @@ static int relock_rounds(void)
 		signalled = r;
 		CHECK_EQ(pthread_cond_signal(&cv), 0);
 		/* The woken waiter's relock finds cm held and sleeps. */
-		await_cm((int)0x80000000u, (int)0x80000000u);
+		await_cm(CM_SLEEPERS, CM_SLEEPERS);
 		CHECK_EQ(pthread_mutex_unlock(&cm), 0);
 		await(&done_round, r);
 	}

@@ -146,6 +146,7 @@ static void *flusher(void *unused)
 			st_reann_ns = now;
 			st_batch_reannounce();
 		}
+		st_clock_tell(0);
 	}
 }
 

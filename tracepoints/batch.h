@@ -62,6 +62,9 @@ void st_batch_write_out(struct st_batch *b);
  * process's latest, so the kept tail of the data still says whose events
  * it holds and names their objects. */
 void st_batch_reannounce(void);
+/* meta:clock if the durations' clock settled or changed since last said
+ * (probes.c); final: the process stops, say it however it stands. */
+void st_clock_tell(int final);
 
 /* CLOCK_MONOTONIC, the clock LTTng stamps events with. */
 static inline int64_t st_batch_now(void)

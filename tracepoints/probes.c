@@ -399,6 +399,33 @@ static void st_note_config(int sem_max_mode, int sem_max, int all_mutexes_spin,
 }
 
 static void st_fire_meta_stop(int objects_flushed);
+static void st_fire_meta_clock(int source, int why, uint64_t counter_hz);
+
+/* meta:clock, the durations' clock (libsynctrace.so's synctrace_clock_info):
+ * said once it has settled and again when it changes (the counter went
+ * back), by whichever caller sees it first: the batches' flusher (about
+ * every ST_AGE_NS / 2), a summary table going out, a thread's exit, and
+ * the process's stop (final: said however things stand). told: the last
+ * (source, why) said, 1 + source + 2 * why; 0 none yet (a forked child
+ * with a trace identity of its own starts over). The codes are meta.def's
+ * (src/trace/registry.c checks that clock.h's are the same). */
+static int st_clock_told;
+
+void st_clock_tell(int final)
+{
+	int source, why, cs;
+	uint64_t hz;
+	if (!synctrace_clock_info(&source, &why, &hz, final))
+		return;
+	int now = 1 + source + 2 * why, was = __atomic_load_n(&st_clock_told, __ATOMIC_RELAXED);
+	if (was == now ||
+	    !__atomic_compare_exchange_n(&st_clock_told, &was, now, 0, __ATOMIC_RELAXED,
+					 __ATOMIC_RELAXED))
+		return;
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cs);
+	st_fire_meta_clock(source, why, hz);
+	pthread_setcancelstate(cs, 0);
+}
 
 /* The process ends: a repeat still due is made now, before stop. */
 static void st_note_stop(int objects_flushed)
@@ -418,6 +445,7 @@ static void st_note_stop(int objects_flushed)
 		st_start_pending(1, 1);
 	pthread_setcancelstate(cs, 0);
 	st_batch_stop(); /* the records precede stop */
+	st_clock_tell(1);
 	st_fire_meta_stop(objects_flushed);
 }
 
@@ -433,6 +461,7 @@ static void st_forked_child(void)
 	if (st_fork_helper) {
 		st_meta_nonce = st_new_nonce();
 		s = ST_ANN_NONE;
+		st_clock_told = 0;
 		/* The helper registers the child anew, after this handler. */
 		st_await = synctrace_ready_rearm();
 		st_top = 0;
@@ -467,6 +496,7 @@ static void st_forked_child(void)
  * are, as is every event when batching is off, each if it is enabled. */
 static const unsigned char st_single[ST_EVI_N] = {
 	[ST_EVI_meta_start] = 1, [ST_EVI_meta_config] = 1, [ST_EVI_meta_stop] = 1,
+	[ST_EVI_meta_clock] = 1,
 	[ST_EVI_meta_mapping] = 1, [ST_EVI_meta_module] = 1, [ST_EVI_stack_frames] = 1,
 	[ST_EVI_thread_name] = 1,
 	[ST_EVI_summary_object] = 1, [ST_EVI_batch_records] = 1,
@@ -601,6 +631,15 @@ static void st_note_thread_exit(int cancelled)
 {
 	st_fire_thread_exit(cancelled);
 	st_batch_retire();
+	st_clock_tell(0);
+}
+
+/* A summary table went out (at most once a second a thread, or at its
+ * exit): the clock its durations were read with, once known. */
+static void st_note_summary_flushed(int reason, int objects, uint64_t since_ns)
+{
+	st_fire_summary_flushed(reason, objects, since_ns);
+	st_clock_tell(0);
 }
 
 /* Not const: st_stacks_install may wrap some entries (SYNCTRACE_STACKS=1). */
@@ -674,6 +713,7 @@ __attribute__((constructor)) static void st_tp_init(void)
 	st_table.meta_config = st_note_config;
 	st_table.meta_stop = st_note_stop;
 	st_table.thread_exit = st_note_thread_exit;
+	st_table.summary_flushed = st_note_summary_flushed;
 	st_stacks_install(&st_table);
 	st_shared_install(&st_table); /* after: mappings precede stack:use */
 	/* Set before the table is in: the process's first event waits. */

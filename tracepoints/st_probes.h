@@ -18,7 +18,7 @@
 /* Trace format: bump major when a field changes meaning or disappears,
  * minor when a reader of the old format still reads the new one. */
 #define ST_FORMAT_MAJOR 2
-#define ST_FORMAT_MINOR 11 /* 1: meta:start has nonce and repeat; 2: code
+#define ST_FORMAT_MINOR 12 /* 1: meta:start has nonce and repeat; 2: code
 			   * fields are enumerations (same values); 3: the
 			   * summary level (synctrace_summary, level 0);
 			   * 4: meta:config has threshold_ns; 5: cond
@@ -32,7 +32,8 @@
 			   * 10: batched recordings are format 4 (spins
 			   * folded into acquisitions, st_batch.h);
 			   * 11: cond relocked.relock_ns is 0 for a relock
-			   * that took the mutex at its first attempt */
+			   * that took the mutex at its first attempt;
+			   * 12: meta:clock, the durations' clock */
 
 /* (t1, n1, t2, n2, ...) → "t1 n1, t2 n2, ..." and "n1, n2, ...". */
 #define ST_NARGS(...) ST_NARGS_(__VA_ARGS__, 20, 19, 18, 17, 16, 15, 14, 13, \
@@ -152,5 +153,9 @@ int synctrace_ready_rearm(void); /* 1: watching */
  * clock (tracepoints/batch.h): ns per count in 32.32, 0 not measured yet,
  * -1 not used. */
 int64_t synctrace_clock_scale(void);
+/* The durations' clock for meta:clock (src/internal/clock.h): 1 and
+ * source, why (meta_clock, meta_clock_why codes) and the counter's rate
+ * once settled, or with final whatever the state; else 0. */
+int synctrace_clock_info(int *source, int *why, uint64_t *hz, int final);
 
 #endif

@@ -51,6 +51,11 @@ static void meta_event(struct sa_model *m, const struct sa_event *e)
 			p->all_mutexes_spin = (int)v;
 		if (sa_ev_at(e, SA_F_meta_config_threshold_ns, &v))
 			p->threshold_ns = (uint64_t)v;
+	} else if (e->id == SA_EV_meta_clock) {
+		p->have_clock = 1;
+		p->clock_source = (int)e->f[SA_F_meta_clock_source].v;
+		p->clock_why = (int)e->f[SA_F_meta_clock_why].v;
+		p->clock_hz = (uint64_t)e->f[SA_F_meta_clock_counter_hz].v;
 	} else if (e->id == SA_EV_meta_stop) {
 		p->stopped = 1;
 		sa_model_proc_ended(m, pi);

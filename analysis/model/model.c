@@ -607,6 +607,16 @@ static int feed(struct sa_model *m, const struct sa_event *e, int written)
 	struct sa_proc *p = sa_model_proc(m, e, &pi);
 	if (!p)
 		return 0;
+	/* The durations' clock is said by whichever thread sees it settle
+	 * first, the probes' own flusher among them: the process's, no
+	 * thread's (tracepoints/probes.c, st_clock_tell). */
+	if (id == SA_EV_meta_clock) {
+		p->events += written;
+		if (e->ts > p->last_ts)
+			p->last_ts = e->ts;
+		by_event[id]->event(m, e);
+		return 0;
+	}
 	/* A thread id seen before starting again: new instance. */
 	if (id == SA_EV_thread_start) {
 		int64_t old = sa_map_get(&m->thread_map, pi, (uint32_t)e->vtid);

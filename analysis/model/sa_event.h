@@ -73,12 +73,13 @@ uint64_t sa_ev_caller(const struct sa_event *e);
 enum sa_event_id sa_event_by_hash(uint32_t hash);
 const char *sa_event_field_name(enum sa_event_id id, unsigned slot);
 
-/* A process's announcement: meta start, config, module, mapping (who the
- * events are and what their addresses name; no transition). */
+/* A process's announcement: meta start, config, module, mapping, clock
+ * (who the events are, what their addresses name, what their durations
+ * were read with; no transition). */
 static inline int sa_event_announces(enum sa_event_id id)
 {
 	return id == SA_EV_meta_start || id == SA_EV_meta_config || id == SA_EV_meta_module ||
-	       id == SA_EV_meta_mapping;
+	       id == SA_EV_meta_mapping || id == SA_EV_meta_clock;
 }
 
 /* "synctrace_mutex:acquired" → id; SA_EV_UNKNOWN if not ours. */

@@ -71,6 +71,11 @@ struct sa_proc {
 	 * 3.9: every kind) shorter than this came as summaries, the longer
 	 * ones as events. */
 	uint64_t threshold_ns;
+	/* synctrace_meta:clock (format 3.12; have_clock 0 = not said): what
+	 * its durations read (meta_clock), why (meta_clock_why), and the
+	 * counter's measured rate (0: none). The latest said. */
+	int have_clock, clock_source, clock_why;
+	uint64_t clock_hz;
 	/* Units of work (synctrace_work:done, or the --work-event). */
 	uint64_t units, unit_events;
 	uint32_t obj_head;   /* its objects, linked by sa_object.next_in_proc (index + 1) */

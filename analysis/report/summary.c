@@ -22,7 +22,8 @@ static const struct sa_col trace_cols[TR_N] = {
 };
 
 enum { P_TRACE, P_VPID, P_INST, P_NAME, P_FORMAT, P_LEVEL, P_SPIN, P_SPIN_LIMIT, P_THREADS,
-       P_EVENTS, P_FIRST, P_LAST, P_STARTED, P_STOPPED, P_MUTEX_SPIN, P_N };
+       P_EVENTS, P_FIRST, P_LAST, P_STARTED, P_STOPPED, P_MUTEX_SPIN, P_CLOCK, P_CLOCK_WHY,
+       P_CLOCK_HZ, P_N };
 static const struct sa_col proc_cols[P_N] = {
 	[P_TRACE] = { "trace", "trace", SA_COL_U64, SA_COL_WIDE, 0 },
 	[P_VPID] = { "vpid", "pid", SA_COL_I64, 0, 0 },
@@ -39,6 +40,9 @@ static const struct sa_col proc_cols[P_N] = {
 	[P_STARTED] = { "started_in_trace", "start seen", SA_COL_BOOL, SA_COL_WIDE, 0 },
 	[P_STOPPED] = { "stopped_in_trace", "stop seen", SA_COL_BOOL, SA_COL_WIDE, 0 },
 	[P_MUTEX_SPIN] = { "mutexes_spin", "mutexes spin", SA_COL_STR, 0, 0 },
+	[P_CLOCK] = { "clock", "clock", SA_COL_STR, 0, 0 },
+	[P_CLOCK_WHY] = { "clock_why", "clock why", SA_COL_STR, SA_COL_WIDE, 0 },
+	[P_CLOCK_HZ] = { "counter_hz", "counter Hz", SA_COL_U64, SA_COL_WIDE, 0 },
 };
 
 enum { TH_VPID, TH_VTID, TH_INST, TH_NAME, TH_EVENTS, TH_STARTED, TH_EXITED, TH_CANCELLED,
@@ -119,6 +123,7 @@ void sa_summary_build(const struct sa_model *m, const struct sa_report_opts *o,
 	t = sa_report_table(r, "summary.processes", "Processes", proc_cols, P_N);
 	if (t)
 		t->text_rows = 8;
+	uint32_t distrusted = 0;
 	for (uint32_t i = 0; t && i < m->nprocs; i++) {
 		const struct sa_proc *p = &m->procs[i];
 		char fmt[32];
@@ -143,6 +148,20 @@ void sa_summary_build(const struct sa_model *m, const struct sa_report_opts *o,
 		sa_set_u(&c[P_STOPPED], (uint64_t)p->stopped);
 		if (p->have_mutex_spin) /* SYNCTRACE_SPIN set: all; else adaptive only */
 			sa_cell_str(&c[P_MUTEX_SPIN], p->all_mutexes_spin ? "all" : "adaptive");
+		if (p->have_clock) {
+			const char *src = st_meta_clock_name(p->clock_source);
+			const char *why = st_meta_clock_why_name(p->clock_why);
+			sa_cell_str(&c[P_CLOCK], src ? src : "?");
+			sa_cell_str(&c[P_CLOCK_WHY], why ? why : "?");
+			sa_set_u(&c[P_CLOCK_HZ], p->clock_hz);
+			if (p->clock_why == ST_META_CLOCK_WHY_DISTRUSTED)
+				distrusted++;
+			else if (p->clock_why == ST_META_CLOCK_WHY_WENT_BACK)
+				sa_table_note(t, "pid %d: its time-stamp counter went back (a resume "
+					      "or a migration?): its durations read CLOCK_MONOTONIC "
+					      "from then on, those before may be off by the jump",
+					      p->vpid);
+		}
 		if (p->threshold_ns)
 			sa_table_note(t, "pid %d: SYNCTRACE_THRESHOLD=%lluns: %s waits shorter "
 				      "than that are counted from summaries (no events, no timeline: who made "
@@ -158,6 +177,11 @@ void sa_summary_build(const struct sa_model *m, const struct sa_report_opts *o,
 				      p->vpid);
 	}
 
+	if (t && distrusted)
+		sa_table_note(t, "%u of %u processes timed waits with CLOCK_MONOTONIC (25-45 ns a "
+			      "read on a VM): the kernel distrusts the CPU's counter (~11 ns); "
+			      "record --clock counter is cheaper where the CPUs' counters agree",
+			      distrusted, m->nprocs);
 	uint32_t nsum = sa_model_summary_procs(m);
 	if (t && nsum)
 		sa_table_note(t, "%u of %u processes at the summary level: every count as at the "

@@ -55,22 +55,33 @@ static int pair(uint64_t *tsc, uint64_t *ns)
  * found out of step, or was told to distrust with tsc=unstable, from that
  * list), so it judged the counters of all CPUs in step; or the user says
  * they are (SYNCTRACE_CLOCK=counter). */
-static int eligible(void)
+static int eligible(int *why)
 {
+	if (st_clock_tsc_allowed == ST_CLOCK_TSC_NEVER) {
+		*why = ST_CLOCK_WHY_SETTING;
+		return 0;
+	}
+	*why = ST_CLOCK_WHY_NO_COUNTER;
 #if ST_CLOCK_HAVE_TSC
 	unsigned a, b, c, d;
-	if (st_clock_tsc_allowed == ST_CLOCK_TSC_NEVER ||
-	    !__get_cpuid(0x80000007, &a, &b, &c, &d) || !(d & (1u << 8)))
+	if (!__get_cpuid(0x80000007, &a, &b, &c, &d) || !(d & (1u << 8)))
 		return 0;
-	if (st_clock_tsc_allowed == ST_CLOCK_TSC_FORCED)
-		return 1; /* SYNCTRACE_CLOCK=counter: whatever the clocksource */
-	char buf[256];
-	if (st_read_file(st_clock_source_path, buf, sizeof buf) > 0 && !strcmp(buf, "tsc\n"))
+	if (st_clock_tsc_allowed == ST_CLOCK_TSC_FORCED) {
+		*why = ST_CLOCK_WHY_FORCED; /* whatever the clocksource */
 		return 1;
-	return st_read_file(st_clock_available_path, buf, sizeof buf) > 0 && lists(buf, "tsc");
-#else
-	return 0;
+	}
+	char buf[256];
+	if (st_read_file(st_clock_source_path, buf, sizeof buf) > 0 && !strcmp(buf, "tsc\n")) {
+		*why = ST_CLOCK_WHY_KERNEL_USES;
+		return 1;
+	}
+	if (st_read_file(st_clock_available_path, buf, sizeof buf) > 0 && lists(buf, "tsc")) {
+		*why = ST_CLOCK_WHY_KERNEL_LISTS;
+		return 1;
+	}
+	*why = ST_CLOCK_WHY_DISTRUSTED;
 #endif
+	return 0;
 }
 
 /* Claim the state from `from` to BUSY; 1 if this thread won. */
@@ -92,10 +103,17 @@ unsigned long long st_clock_slow(void)
 	if (s == ST_CLOCK_UNKNOWN && claim(ST_CLOCK_UNKNOWN)) {
 		/* BUSY: ours alone. Registered on first use, not at load. */
 		pthread_atfork(0, 0, st_clock_forked);
-		if (eligible() && pair(&st_clock.warm_tsc, &st_clock.warm_ns))
+		int why;
+		if (eligible(&why) && pair(&st_clock.warm_tsc, &st_clock.warm_ns)) {
+			st_clock.why = why; /* what ON will say */
 			set_state(ST_CLOCK_WARM);
-		else
+		} else {
+			st_clock.why = why == ST_CLOCK_WHY_NO_COUNTER || why == ST_CLOCK_WHY_SETTING ||
+						why == ST_CLOCK_WHY_DISTRUSTED
+					       ? why
+					       : ST_CLOCK_WHY_UNMEASURED;
 			set_state(ST_CLOCK_OFF);
+		}
 	} else if (s == ST_CLOCK_WARM &&
 		   (int64_t)(now - st_clock.warm_ns) >= (int64_t)ST_CLOCK_CALIBRATE_NS &&
 		   claim(ST_CLOCK_WARM)) {
@@ -110,6 +128,7 @@ unsigned long long st_clock_slow(void)
 			if (m) {
 				st_clock.base_tsc = t;
 				st_clock.base_ns = ns;
+				st_clock.hz_mult = m;
 				__atomic_store_n(&st_clock.mult, m, __ATOMIC_RELEASE);
 				set_state(ST_CLOCK_ON);
 				return st_clock_clamp(now);
@@ -128,6 +147,7 @@ unsigned long long st_clock_back(int64_t d)
 	 * OFF there. A reader that loaded the old mult just before computes
 	 * one more scaled time, which its clamp keeps in order. */
 	__atomic_store_n(&st_clock.mult, 0, __ATOMIC_RELEASE);
+	st_clock.why = ST_CLOCK_WHY_WENT_BACK;
 	set_state(ST_CLOCK_OFF);
 	return st_clock_clamp(st_mono_ns());
 }
@@ -154,4 +174,25 @@ __attribute__((visibility("default"))) int64_t synctrace_clock_scale(void)
 	if (m)
 		return (int64_t)m;
 	return __atomic_load_n(&st_clock.state, __ATOMIC_ACQUIRE) == ST_CLOCK_OFF ? -1 : 0;
+}
+
+/* Read by the probes (meta:clock), from any thread: the state (acquire)
+ * before why and the scale, which its release published. A counter that
+ * went back keeps its scale (its rate is still said) in hz_mult. */
+__attribute__((visibility("default"))) int synctrace_clock_info(int *source, int *why,
+								uint64_t *hz, int final)
+{
+	int s = __atomic_load_n(&st_clock.state, __ATOMIC_ACQUIRE);
+	uint64_t m = __atomic_load_n(&st_clock.hz_mult, __ATOMIC_RELAXED);
+	if (s == ST_CLOCK_ON || s == ST_CLOCK_OFF) {
+		*why = st_clock.why;
+		*source = s == ST_CLOCK_ON;
+	} else if (final) {
+		*why = s == ST_CLOCK_UNKNOWN ? ST_CLOCK_WHY_UNUSED : ST_CLOCK_WHY_UNCALIBRATED;
+		*source = 0;
+	} else {
+		return 0;
+	}
+	*hz = m ? (uint64_t)((1000000000ull << 32) / m) : 0;
+	return 1;
 }

@@ -63,6 +63,23 @@
 
 enum { ST_CLOCK_UNKNOWN, ST_CLOCK_BUSY, ST_CLOCK_OFF, ST_CLOCK_WARM, ST_CLOCK_ON };
 
+/* Why the clock is what it is (st_clock.why; the trace's meta:clock.why,
+ * tracepoints/events/meta.def: the same values, checked where the probes
+ * emit it). Set by the thread that holds BUSY, or by the one that finds
+ * the counter went back, before the state's release. */
+enum {
+	ST_CLOCK_WHY_KERNEL_USES = 1, /* ON: clocksource tsc */
+	ST_CLOCK_WHY_KERNEL_LISTS,    /* ON: listed in available_clocksource */
+	ST_CLOCK_WHY_FORCED,          /* ON: SYNCTRACE_CLOCK=counter */
+	ST_CLOCK_WHY_SETTING,         /* OFF: SYNCTRACE_CLOCK=monotonic */
+	ST_CLOCK_WHY_NO_COUNTER,      /* OFF: no invariant counter */
+	ST_CLOCK_WHY_DISTRUSTED,      /* OFF: the kernel neither uses nor lists it */
+	ST_CLOCK_WHY_UNMEASURED,      /* OFF: no tight pair to begin the scale */
+	ST_CLOCK_WHY_WENT_BACK,       /* OFF: the counter went back */
+	ST_CLOCK_WHY_UNCALIBRATED,    /* (told at exit) WARM: scale not measured yet */
+	ST_CLOCK_WHY_UNUSED,          /* (told at exit) UNKNOWN: no duration read */
+};
+
 /* Counts behind the base that two CPUs' counters in step can differ by
  * (~0.3 ms at 3 GHz); more is a counter that went back. */
 #define ST_CLOCK_SKEW (1ll << 20)
@@ -76,6 +93,8 @@ struct st_clock {
 	uint64_t base_ns;  /* ... and its CLOCK_MONOTONIC, the bracket's upper end */
 	uint64_t warm_tsc, warm_ns; /* the first pair (WARM) */
 	int state;
+	int why; /* ST_CLOCK_WHY_*: of OFF and ON */
+	uint64_t hz_mult; /* mult as measured, kept when the counter went back */
 };
 extern struct st_clock st_clock;
 /* SYNCTRACE_CLOCK (config.c sets it): ST_CLOCK_TSC_AUTO (default),
@@ -110,6 +129,15 @@ unsigned long long st_clock_slow(void);
 unsigned long long st_clock_back(int64_t d);
 /* A forked child (the library's atfork handler). */
 void st_clock_forked(void);
+
+/* What the durations read, for the trace (the probes' meta:clock):
+ * exported as synctrace_clock_info(&source, &why, &hz, final), source 0
+ * CLOCK_MONOTONIC, 1 the counter; hz the counter's measured rate (0 if it
+ * was never scaled). Returns 1 once the clock has settled (ON or OFF),
+ * and with final (the process ends) whatever the state: a clock still
+ * calibrating read CLOCK_MONOTONIC (UNCALIBRATED), one never read nothing
+ * (UNUSED); else 0, and nothing is written. */
+int synctrace_clock_info(int *source, int *why, uint64_t *hz, int final);
 
 /* The time a record of a moment read by st_now_ns as t is to carry
  * (st_<family>_ev_<event>_at's t, src/internal/trace.h): t itself where

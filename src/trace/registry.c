@@ -4,8 +4,24 @@
 #include <string.h>
 
 #include "config.h"
+#include "internal/clock.h"
 #include "internal/objects.h"
 #include "internal/trace.h"
+
+/* clock.h's reasons are the trace's meta:clock.why codes (meta.def). */
+#define ST_SAME_WHY(w) ((int)ST_META_CLOCK_WHY_##w == (int)ST_CLOCK_WHY_##w)
+_Static_assert(ST_SAME_WHY(KERNEL_USES) &&
+		       ST_SAME_WHY(KERNEL_LISTS) &&
+		       ST_SAME_WHY(FORCED) &&
+		       ST_SAME_WHY(SETTING) &&
+		       ST_SAME_WHY(NO_COUNTER) &&
+		       ST_SAME_WHY(DISTRUSTED) &&
+		       ST_SAME_WHY(UNMEASURED) &&
+		       ST_SAME_WHY(WENT_BACK) &&
+		       ST_SAME_WHY(UNCALIBRATED) &&
+		       ST_SAME_WHY(UNUSED) &&
+		       ST_META_CLOCK_COUNTER == 1,
+	       "meta.def's clock codes and src/internal/clock.h's agree");
 
 int st_trace_flags;
 int st_spin_folds;

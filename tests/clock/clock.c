@@ -86,6 +86,33 @@ static int state(void)
 	return __atomic_load_n(&st_clock.state, __ATOMIC_ACQUIRE);
 }
 
+/* What the trace's meta:clock would say (synctrace_clock_info): source
+ * and why, 1 if settled (or final); *hz the counter's measured rate. */
+static int told(int final, int *source, int *why, uint64_t *hz)
+{
+	*source = *why = -1;
+	*hz = 1;
+	return synctrace_clock_info(source, why, hz, final);
+}
+
+/* Settled as want_source for reason want_why; a counter's rate within 1 %
+ * of what the pairs 20 ms apart measured (the scale), 0 where never
+ * scaled. */
+static void says(int want_source, int want_why)
+{
+	int source, why;
+	uint64_t hz;
+	CHECK_EQ(told(0, &source, &why, &hz), 1);
+	CHECK_EQ(source, want_source);
+	CHECK_EQ(why, want_why);
+	if (st_clock.hz_mult) {
+		double want = 1e9 * 4294967296.0 / (double)st_clock.hz_mult;
+		CHECK(hz > 1000000 && (double)hz > want * 0.99 && (double)hz < want * 1.01);
+	} else {
+		CHECK_EQ(hz, 0);
+	}
+}
+
 /* Read until the clock has decided (ON or OFF). */
 static void settle(void)
 {
@@ -132,7 +159,26 @@ static void agrees(int want)
  * it stays CLOCK_MONOTONIC. */
 static void calibrates(void)
 {
+	int source, why;
+	uint64_t hz;
+	/* nothing read yet: not settled; at exit, "unused" */
+	CHECK_EQ(told(0, &source, &why, &hz), 0);
+	CHECK_EQ(told(1, &source, &why, &hz), 1);
+	CHECK_EQ(source, 0);
+	CHECK_EQ(why, ST_CLOCK_WHY_UNUSED);
+	CHECK_EQ(hz, 0);
+	(void)st_now_ns();
+	if (state() == ST_CLOCK_WARM) { /* calibrating: still CLOCK_MONOTONIC */
+		CHECK_EQ(told(0, &source, &why, &hz), 0);
+		CHECK_EQ(told(1, &source, &why, &hz), 1);
+		CHECK_EQ(source, 0);
+		CHECK_EQ(why, ST_CLOCK_WHY_UNCALIBRATED);
+	}
 	agrees(machine_has_tsc_clock());
+	if (machine_has_tsc_clock())
+		CHECK(st_clock.why == ST_CLOCK_WHY_KERNEL_USES ||
+		      st_clock.why == ST_CLOCK_WHY_KERNEL_LISTS);
+	says(machine_has_tsc_clock(), st_clock.why);
 }
 
 /* SYNCTRACE_CLOCK=counter (config.c: ST_CLOCK_TSC_FORCED) on a kernel
@@ -150,6 +196,7 @@ static void forced_counter(void)
 	settle();
 	clocksources_done();
 	agrees(1);
+	says(1, ST_CLOCK_WHY_FORCED);
 }
 
 /* A kernel that keeps time with another clocksource (a VM's kvm-clock,
@@ -169,6 +216,7 @@ static void tsc_available(void)
 		settle();
 		clocksources_done();
 		CHECK_EQ(state(), ST_CLOCK_OFF);
+		says(0, ST_CLOCK_WHY_DISTRUSTED);
 		_exit(0);
 	}
 	int status;
@@ -178,6 +226,7 @@ static void tsc_available(void)
 	settle();
 	clocksources_done();
 	agrees(1);
+	says(1, ST_CLOCK_WHY_KERNEL_LISTS);
 }
 
 /* SYNCTRACE_CLOCK=monotonic (config.c clears st_clock_tsc_allowed): the
@@ -188,6 +237,7 @@ static void monotonic_setting(void)
 	settle();
 	CHECK_EQ(state(), ST_CLOCK_OFF);
 	CHECK_EQ(st_clock.mult, 0);
+	says(0, ST_CLOCK_WHY_SETTING);
 	for (int i = 0; i < 1000; i++) {
 		uint64_t lo = st_mono_ns(), v = st_now_ns(), hi = st_mono_ns();
 		CHECK(v >= lo && v <= hi);
@@ -204,6 +254,7 @@ static void other_clocksource(void)
 	clocksources_done();
 	CHECK_EQ(state(), ST_CLOCK_OFF);
 	CHECK_EQ(st_clock.mult, 0);
+	says(0, invariant_counter() ? ST_CLOCK_WHY_DISTRUSTED : ST_CLOCK_WHY_NO_COUNTER);
 }
 
 /* A counter that went back (a resume from suspend resets it): a few counts
@@ -231,6 +282,13 @@ static void counter_went_back(void)
 	CHECK(v >= prev);
 	CHECK_EQ(state(), ST_CLOCK_OFF);
 	CHECK_EQ(st_clock.mult, 0);
+	says(0, ST_CLOCK_WHY_WENT_BACK); /* and still the rate it measured */
+	{
+		int source, why;
+		uint64_t hz;
+		told(0, &source, &why, &hz);
+		CHECK(hz > 1000000);
+	}
 	st_clock.base_tsc = base;
 	/* from here CLOCK_MONOTONIC, never before the last scaled read (which
 	 * is at most its bracket, 2 us, ahead of the kernel clock) */

@@ -168,6 +168,8 @@ static int child_env(const struct record_opts *o, const char *lib, const char *t
 		r = setenv("SYNCTRACE_SPIN", o->spin, 1);
 	if (!r && o->threshold)
 		r = setenv("SYNCTRACE_THRESHOLD", o->threshold, 1);
+	if (!r && o->clock)
+		r = setenv("SYNCTRACE_CLOCK", o->clock, 1);
 	if (!r && o->blocking)
 		r = setenv("LTTNG_UST_ALLOW_BLOCKING", "1", 1);
 	/* a rotating trace keeps its tail: each process announces itself again

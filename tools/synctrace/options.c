@@ -17,6 +17,12 @@ static int valid_level(const char *s)
 	return st_parse_level(s, &level) == 0;
 }
 
+static int valid_clock(const char *s)
+{
+	int allowed;
+	return st_parse_clock(s, &allowed) == 0;
+}
+
 static int valid_spin(const char *s)
 {
 	int mode, limit;
@@ -116,6 +122,7 @@ int record_parse(int argc, char **argv, struct record_opts *o, void (*help)(void
 		{ "count", required_argument, 0, 'C' },
 		{ "max-behind", required_argument, 0, 'H' },
 		{ "threshold", required_argument, 0, 'Z' },
+		{ "clock", required_argument, 0, 'c' },
 		{ 0, 0, 0, 0 },
 	};
 	memset(o, 0, sizeof(*o));
@@ -137,6 +144,13 @@ int record_parse(int argc, char **argv, struct record_opts *o, void (*help)(void
 				return -1;
 			}
 			o->level = optarg;
+			break;
+		case 'c':
+			if (!valid_clock(optarg)) {
+				say("--clock wants auto, counter or monotonic, not '%s'", optarg);
+				return -1;
+			}
+			o->clock = optarg;
 			break;
 		case 'Z': {
 			long long ns;

@@ -40,6 +40,7 @@ struct record_opts {
 	const char *output;      /* -o DIR, or NULL: a new timestamped folder */
 	const char *level;       /* --level: SYNCTRACE_LEVEL, or NULL */
 	const char *threshold;   /* --threshold: SYNCTRACE_THRESHOLD, or NULL */
+	const char *clock;       /* --clock: SYNCTRACE_CLOCK, or NULL */
 	const char *spin;        /* --spin: SYNCTRACE_SPIN, or NULL */
 	int blocking;            /* wait for buffer space (default; --no-blocking: discard) */
 	int64_t blocking_us;     /* its channel timeout (-1: forever; --blocking=USEC) */

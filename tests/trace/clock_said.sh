@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# The trace says what each process timed its waits with (meta:clock,
+# format x.12), and the report's Processes table shows it:
+#   - record --clock counter, at the contention and the summary level: one
+#     meta:clock, source COUNTER, why FORCED, the counter's rate the one
+#     the program itself was told (where the processor has an invariant
+#     counter; elsewhere MONOTONIC, NO_COUNTER); the report's processes
+#     row says clock counter, clock_why forced, counter_hz
+#   - record --clock monotonic: MONOTONIC, SETTING, counter_hz 0
+#   - the default: whatever the program was told, said once
+#   - a process killed (SIGKILL, no meta:stop) after its clock settled and
+#     a thread of it exited still says it
+#   - a trace without meta:clock (tests/golden's, format 2.1) leaves the
+#     column empty
+# usage: clock_said.sh SYNCTRACE PROGRAM
+SYNCTRACE=$1
+prog=$2
+. "$(dirname "$0")/../cli/lib.sh"
+need_daemon
+inv=0
+grep -qw constant_tsc /proc/cpuinfo && grep -qw nonstop_tsc /proc/cpuinfo && inv=1
+
+# check WHAT DIR WANT_SOURCE WANT_WHY: the program's told line ($T/out),
+# the trace's meta:clock events and the report's processes row agree.
+check() {
+	local what=$1 dir=$2 src=$3 why=$4
+	local told n ev rep
+	told=$(grep -E '^source=' "$T/out")
+	ev=$(trace_events "$dir" | grep 'synctrace_meta:clock:')
+	n=$(grep -c . <<<"$ev")
+	[ "$n" -eq 1 ] && pass "$what: one meta:clock" || fail "$what: $n meta:clock events: $ev"
+	grep -q "source = ( \"$src\"" <<<"$ev" && grep -q "why = ( \"$why\"" <<<"$ev" &&
+		pass "$what: meta:clock says $src, $why" || fail "$what: meta:clock is '$ev', want $src, $why"
+	local hz=${told##*hz=} ehz
+	ehz=$(sed -n 's/.*counter_hz = \([0-9]*\).*/\1/p' <<<"$ev")
+	[ "$ehz" = "$hz" ] && pass "$what: counter_hz $ehz as the program was told" ||
+		fail "$what: counter_hz '$ehz', the program was told '$told'"
+	if [ "$src" = COUNTER ]; then
+		[ "${ehz:-0}" -gt 1000000 ] && pass "$what: a counter rate ($ehz Hz)" ||
+			fail "$what: counter_hz $ehz"
+	else
+		[ "$ehz" = 0 ] && pass "$what: no counter rate" || fail "$what: counter_hz $ehz"
+	fi
+	rep=$("$SYNCTRACE" report --format json "$dir" 2>"$T/rerr") || fail "$what: report: $(cat "$T/rerr")"
+	local lsrc lwhy
+	lsrc=$(tr 'A-Z' 'a-z' <<<"$src") lwhy=$(tr 'A-Z' 'a-z' <<<"$why")
+	grep -qE "\"clock\": \"$lsrc\", \"clock_why\": \"$lwhy\", \"counter_hz\": $ehz\b" <<<"$rep" &&
+		pass "$what: the report's processes row says $lsrc, $lwhy" ||
+		fail "$what: the report's processes row lacks clock $lsrc, $lwhy, $ehz: $(grep -o '"clock":[^}]*' <<<"$rep")"
+}
+
+if [ $inv = 1 ]; then csrc=COUNTER cwhy=FORCED; else csrc=MONOTONIC cwhy=NO_COUNTER; fi
+for level in contention summary; do
+	run_st 0 "$level, --clock counter" record -q --level $level --clock counter -o "$T/c.$level" -- "$prog"
+	check "$level, --clock counter" "$T/c.$level" $csrc $cwhy
+done
+run_st 0 "--clock monotonic" record -q --clock monotonic -o "$T/m" -- "$prog"
+check "--clock monotonic" "$T/m" MONOTONIC SETTING
+
+# The default: what this machine's kernel allows (the program was told).
+run_st 0 "default clock" record -q -o "$T/d" -- "$prog"
+read -r s w < <(sed -n 's/^source=\([0-9]*\) why=\([0-9]*\).*/\1 \2/p' "$T/out")
+names=(_ KERNEL_USES KERNEL_LISTS FORCED SETTING NO_COUNTER DISTRUSTED UNMEASURED WENT_BACK)
+[ "$s" = 1 ] && ds=COUNTER || ds=MONOTONIC
+check "default clock (${names[$w]:-?})" "$T/d" $ds "${names[$w]:-?}"
+echo "$name: this machine's default: $ds, ${names[$w]:-?}"
+
+for level in contention summary; do
+	run_st 137 "$level, killed" record -q --level $level --clock counter -o "$T/k.$level" -- "$prog" kill
+	trace_events "$T/k.$level" | grep -q 'synctrace_meta:stop:' &&
+		fail "$level, killed: a meta:stop in the trace" || pass "$level, killed: no meta:stop"
+	check "$level, killed" "$T/k.$level" $csrc $cwhy
+done
+
+# A trace older than meta:clock: the column is empty (null in JSON).
+old=$(dirname "$0")/../golden/traces/contended
+rep=$("$SYNCTRACE" report --format json "$old" 2>/dev/null)
+grep -q '"clock": null, "clock_why": null, "counter_hz": null' <<<"$rep" &&
+	pass "a trace without meta:clock: clock null" || fail "a trace without meta:clock: $(grep -o '"clock":[^}]*' <<<"$rep")"
+finish

@@ -1,10 +1,14 @@
 /* Barrier round trips: T threads pass one barrier over and over.
  * usage: barrier_roundtrip [threads=2] [seconds=1]
+ * ST_BENCH_PIN=1: worker i runs on CPU i modulo the CPUs online (pin.h).
  * prints: barrier_roundtrip threads=T rounds=N seconds=S rounds_per_s=R */
+#define _GNU_SOURCE /* pthread_setaffinity_np (pin.h) */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+
+#include "pin.h"
 
 static pthread_barrier_t b;
 static volatile int stop;
@@ -13,7 +17,7 @@ static int quit; /* written by the serial thread between the two waits */
 
 static void *worker(void *p)
 {
-	(void)p;
+	st_bench_pin("barrier_roundtrip", (int)(long)p);
 	for (;;) {
 		if (pthread_barrier_wait(&b) == PTHREAD_BARRIER_SERIAL_THREAD) {
 			rounds++;
@@ -43,7 +47,7 @@ int main(int argc, char **argv)
 	pthread_barrier_init(&b, 0, (unsigned)nt);
 	double t0 = now();
 	for (int i = 0; i < nt; i++)
-		pthread_create(&t[i], 0, worker, 0);
+		pthread_create(&t[i], 0, worker, (void *)(long)i);
 	struct timespec d = { (time_t)secs, (long)((secs - (time_t)secs) * 1e9) };
 	nanosleep(&d, 0);
 	stop = 1;

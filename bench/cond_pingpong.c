@@ -1,9 +1,7 @@
 /* Condvar ping-pong: a token passed between threads through one mutex and
  * one condvar per direction... here one condvar, `turn` says whose it is.
  * usage: cond_pingpong [threads=2] [seconds=1]
- * ST_BENCH_PIN=1: player i runs on CPU i modulo the CPUs online only (on a
- * 2-CPU VM the two players otherwise share one CPU part of the time, and
- * hand off through the scheduler: bench/README.md, session 21).
+ * ST_BENCH_PIN=1: player i runs on CPU i modulo the CPUs online (pin.h).
  * prints: cond_pingpong threads=N handoffs=H seconds=S handoffs_per_s=R */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -14,24 +12,18 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pin.h"
+
 static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t c = PTHREAD_COND_INITIALIZER;
 static int turn, nthreads;
 static long handoffs;
 static volatile int stop;
-static int pin;
 
 static void *player(void *arg)
 {
 	int me = (int)(long)arg;
-	if (pin) {
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
-		cpu_set_t s;
-		CPU_ZERO(&s);
-		CPU_SET(me % (n > 0 ? (int)n : 1), &s);
-		if (pthread_setaffinity_np(pthread_self(), sizeof(s), &s))
-			fprintf(stderr, "cond_pingpong: cannot pin player %d\n", me);
-	}
+	st_bench_pin("cond_pingpong", me);
 	pthread_mutex_lock(&m);
 	while (!stop) {
 		while (turn != me && !stop)
@@ -54,8 +46,6 @@ static void *player(void *arg)
 int main(int argc, char **argv)
 {
 	nthreads = argc > 1 ? atoi(argv[1]) : 2;
-	const char *p = getenv("ST_BENCH_PIN");
-	pin = p && !strcmp(p, "1");
 	double secs = argc > 2 ? atof(argv[2]) : 1.0;
 	pthread_t t[64];
 	if (nthreads < 2 || nthreads > 64)

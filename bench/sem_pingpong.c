@@ -1,11 +1,15 @@
 /* Semaphore ping-pong: two threads pass a token through two semaphores.
  * usage: sem_pingpong [seconds=1]
+ * ST_BENCH_PIN=1: player i runs on CPU i modulo the CPUs online (pin.h).
  * prints: sem_pingpong ops=N seconds=S ops_per_s=R  (one op = one wait) */
+#define _GNU_SOURCE /* pthread_setaffinity_np (pin.h) */
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+
+#include "pin.h"
 
 static sem_t ping, pong;
 static volatile int stop;
@@ -14,6 +18,7 @@ static long ops[2];
 static void *player(void *arg)
 {
 	long me = (long)arg;
+	st_bench_pin("sem_pingpong", (int)me);
 	sem_t *mine = me ? &pong : &ping, *theirs = me ? &ping : &pong;
 	while (!stop) {
 		sem_wait(mine);

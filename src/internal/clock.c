@@ -12,6 +12,8 @@
 #endif
 
 struct st_clock st_clock;
+struct st_clock_anchor st_clock_anchors[ST_CLOCK_CPUS];
+int st_clock_percpu_allowed;
 int st_clock_tsc_allowed = ST_CLOCK_TSC_AUTO;
 __thread uint64_t st_clock_last __attribute__((tls_model("initial-exec")));
 /* Where the kernel names its clocksource; a test points it elsewhere. */
@@ -80,9 +82,56 @@ static int eligible(int *why)
 		return 1;
 	}
 	*why = ST_CLOCK_WHY_DISTRUSTED;
+	/* The summary level: anchored per CPU, where glibc registered rseq
+	 * (this thread's cpu_id valid) */
+	if (st_clock_percpu_allowed && &__rseq_size && __rseq_size >= 8 &&
+	    (unsigned)st_clock_cpu() < ST_CLOCK_CPUS) {
+		*why = ST_CLOCK_WHY_PER_CPU;
+		return 1;
+	}
 #endif
 	return 0;
 }
+
+#if ST_CLOCK_HAVE_TSC
+/* pair() on one CPU: 1 and *cpu if the thread's CPU was the same before
+ * and after the pair (rseq), and the pair's bracket was tight. */
+static int pair_on(uint64_t *tsc, uint64_t *ns, int *cpu)
+{
+	for (int i = 0; i < 8; i++) {
+		int c = st_clock_cpu();
+		if (pair(tsc, ns) && st_clock_cpu() == c) {
+			*cpu = c;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* An anchor's pair: the narrowest of three (count, CLOCK_MONOTONIC)
+ * brackets, its middle (off by at most half of it, ~15 ns here, and by
+ * about the same on every CPU: a duration across two anchors loses the
+ * difference); 0 if none was within 1 us (interrupted) or the thread
+ * moved meanwhile. */
+static int anchor_pair(uint64_t *tsc, uint64_t *ns, int *cpu)
+{
+	uint64_t best = UINT64_MAX;
+	int c = st_clock_cpu();
+	*tsc = *ns = 0;
+	for (int i = 0; i < 3; i++) {
+		uint64_t a = st_mono_ns(), t = __rdtsc(), b = st_mono_ns();
+		if (b >= a && b - a < best) {
+			best = b - a;
+			*tsc = t;
+			*ns = a + (b - a) / 2;
+		}
+	}
+	if (best > 1000 || st_clock_cpu() != c)
+		return 0;
+	*cpu = c;
+	return 1;
+}
+#endif
 
 /* Claim the state from `from` to BUSY; 1 if this thread won. */
 static int claim(int from)
@@ -96,6 +145,16 @@ static void set_state(int s)
 	__atomic_store_n(&st_clock.state, s, __ATOMIC_RELEASE);
 }
 
+/* Turn the clock OFF for good, saying why (a reader that loaded the old
+ * mult just before computes one more scaled time, which its clamp keeps
+ * in order). */
+static void give_up(int why)
+{
+	__atomic_store_n(&st_clock.mult, 0, __ATOMIC_RELEASE);
+	st_clock.why = why;
+	set_state(ST_CLOCK_OFF);
+}
+
 unsigned long long st_clock_slow(void)
 {
 	uint64_t now = st_mono_ns();
@@ -103,8 +162,14 @@ unsigned long long st_clock_slow(void)
 	if (s == ST_CLOCK_UNKNOWN && claim(ST_CLOCK_UNKNOWN)) {
 		/* BUSY: ours alone. Registered on first use, not at load. */
 		pthread_atfork(0, 0, st_clock_forked);
-		int why;
-		if (eligible(&why) && pair(&st_clock.warm_tsc, &st_clock.warm_ns)) {
+		int why, ok = eligible(&why);
+#if ST_CLOCK_HAVE_TSC
+		if (ok && why == ST_CLOCK_WHY_PER_CPU) /* both pairs on one CPU */
+			ok = pair_on(&st_clock.warm_tsc, &st_clock.warm_ns, &st_clock.warm_cpu);
+		else
+#endif
+			ok = ok && pair(&st_clock.warm_tsc, &st_clock.warm_ns);
+		if (ok) {
 			st_clock.why = why; /* what ON will say */
 			set_state(ST_CLOCK_WARM);
 		} else {
@@ -121,14 +186,26 @@ unsigned long long st_clock_slow(void)
 		 * after the claim's acquire) is ours to read, the base ours to
 		 * write. */
 		uint64_t t, ns;
-		if (pair(&t, &ns) && t > st_clock.warm_tsc &&
-		    ns - st_clock.warm_ns >= ST_CLOCK_CALIBRATE_NS) {
+		int pc = st_clock.why == ST_CLOCK_WHY_PER_CPU, ok;
+#if ST_CLOCK_HAVE_TSC
+		int cpu;
+		if (pc) /* on the first pair's CPU, or later */
+			ok = pair_on(&t, &ns, &cpu) && cpu == st_clock.warm_cpu;
+		else
+#endif
+			ok = pair(&t, &ns);
+		if (ok && t > st_clock.warm_tsc && ns - st_clock.warm_ns >= ST_CLOCK_CALIBRATE_NS) {
 			uint64_t m = (uint64_t)(((unsigned __int128)(ns - st_clock.warm_ns) << 32) /
 						(t - st_clock.warm_tsc));
 			if (m) {
 				st_clock.base_tsc = t;
 				st_clock.base_ns = ns;
 				st_clock.hz_mult = m;
+				if (pc) {
+					st_clock.reanchor = (uint64_t)(((unsigned __int128)
+									ST_CLOCK_REANCHOR_NS << 32) / m);
+					st_clock.percpu = 1;
+				}
 				__atomic_store_n(&st_clock.mult, m, __ATOMIC_RELEASE);
 				set_state(ST_CLOCK_ON);
 				return st_clock_clamp(now);
@@ -146,17 +223,69 @@ unsigned long long st_clock_back(int64_t d)
 	/* Gone back: every later read takes the slow path (mult 0) and finds
 	 * OFF there. A reader that loaded the old mult just before computes
 	 * one more scaled time, which its clamp keeps in order. */
-	__atomic_store_n(&st_clock.mult, 0, __ATOMIC_RELEASE);
-	st_clock.why = ST_CLOCK_WHY_WENT_BACK;
-	set_state(ST_CLOCK_OFF);
+	give_up(ST_CLOCK_WHY_WENT_BACK);
 	return st_clock_clamp(st_mono_ns());
 }
 
 void st_clock_forked(void)
 {
-	/* The only thread now; a claimant that was BUSY is gone. */
+	/* The only thread now; a claimant that was BUSY is gone, as is a
+	 * writer of an anchor (odd: never anchored again, 0). */
 	if (st_clock.state == ST_CLOCK_BUSY)
 		st_clock.state = st_clock.mult ? ST_CLOCK_ON : ST_CLOCK_UNKNOWN;
+	for (int i = 0; i < ST_CLOCK_CPUS; i++)
+		if (st_clock_anchors[i].seq & 1)
+			st_clock_anchors[i].seq = 0;
+}
+
+unsigned long long st_clock_cpu_slow(int cpu)
+{
+#if ST_CLOCK_HAVE_TSC
+	uint64_t m = __atomic_load_n(&st_clock.mult, __ATOMIC_ACQUIRE);
+	if (!m || (unsigned)cpu >= ST_CLOCK_CPUS)
+		return st_clock_clamp(st_mono_ns());
+	struct st_clock_anchor *a = &st_clock_anchors[cpu];
+	uint32_t q = __atomic_load_n(&a->seq, __ATOMIC_RELAXED);
+	/* Another thread of this CPU (preempted in here) writes it: ours is
+	 * CLOCK_MONOTONIC this once. */
+	if ((q & 1) || !__atomic_compare_exchange_n(&a->seq, &q, q + 1, 0, __ATOMIC_ACQUIRE,
+						    __ATOMIC_RELAXED))
+		return st_clock_clamp(st_mono_ns());
+	/* Ours: seq odd. The release fence orders it before the fields'
+	 * stores for a reader (its acquire fence, then seq again). */
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	uint64_t t, ns;
+	int c;
+	if (!anchor_pair(&t, &ns, &c) || c != cpu) { /* moved, or no tight pair */
+		__atomic_store_n(&a->seq, q, __ATOMIC_RELEASE); /* as it was */
+		return st_clock_clamp(st_mono_ns());
+	}
+	if (q) { /* the old anchor's prediction against the kernel's clock */
+		uint64_t bt = a->tsc, bn = a->ns;
+		if (t + (uint64_t)ST_CLOCK_SKEW < bt) {
+			__atomic_store_n(&a->seq, q + 2, __ATOMIC_RELEASE);
+			give_up(ST_CLOCK_WHY_WENT_BACK);
+			return st_clock_clamp(ns);
+		}
+		if (t > bt) {
+			uint64_t p = bn + (uint64_t)(((unsigned __int128)(t - bt) * m) >> 32);
+			uint64_t err = p > ns ? p - ns : ns - p;
+			/* the scale's error: 1e-4 of the interval, generously */
+			if (err > ST_CLOCK_DRIFT_NS + (ns - bn) / 10000) {
+				__atomic_store_n(&a->seq, q + 2, __ATOMIC_RELEASE);
+				give_up(ST_CLOCK_WHY_DRIFTED);
+				return st_clock_clamp(ns);
+			}
+		}
+	}
+	__atomic_store_n(&a->tsc, t, __ATOMIC_RELAXED);
+	__atomic_store_n(&a->ns, ns, __ATOMIC_RELAXED);
+	__atomic_store_n(&a->seq, q + 2, __ATOMIC_RELEASE);
+	return st_clock_clamp(ns);
+#else
+	(void)cpu;
+	return st_clock_clamp(st_mono_ns());
+#endif
 }
 
 /* For libsynctrace-tp.so's record clock (tracepoints/batch.h), which reads
@@ -166,6 +295,10 @@ void st_clock_forked(void)
  * wait's would (the caller asks at most once a millisecond per thread). */
 __attribute__((visibility("default"))) int64_t synctrace_clock_scale(void)
 {
+	/* Anchored per CPU: records (stamped across threads) never read it. */
+	if (st_clock.why == ST_CLOCK_WHY_PER_CPU &&
+	    __atomic_load_n(&st_clock.state, __ATOMIC_ACQUIRE) >= ST_CLOCK_WARM)
+		return -1;
 	uint64_t m = __atomic_load_n(&st_clock.mult, __ATOMIC_ACQUIRE);
 	if (!m && __atomic_load_n(&st_clock.state, __ATOMIC_ACQUIRE) != ST_CLOCK_OFF) {
 		(void)st_now_ns();

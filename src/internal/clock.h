@@ -78,7 +78,43 @@ enum {
 	ST_CLOCK_WHY_WENT_BACK,       /* OFF: the counter went back */
 	ST_CLOCK_WHY_UNCALIBRATED,    /* (told at exit) WARM: scale not measured yet */
 	ST_CLOCK_WHY_UNUSED,          /* (told at exit) UNKNOWN: no duration read */
+	ST_CLOCK_WHY_PER_CPU,         /* ON: distrusted, so anchored per CPU (below) */
+	ST_CLOCK_WHY_DRIFTED,         /* OFF: a CPU's counter left its anchor's line */
 };
+
+/* Per-CPU anchors (why PER_CPU): where the kernel distrusts an invariant
+ * counter (a VM booted with tsc=unstable: its CPUs' counters may differ
+ * by an offset, or change rate when the host moves the VM), the summary
+ * level (its durations are its only clock: no record is stamped) still
+ * reads it, never across CPUs: a read maps its own CPU's count to ns
+ * through that CPU's anchor, a (count, CLOCK_MONOTONIC) pair taken on
+ * that CPU at most ST_CLOCK_REANCHOR_NS before, with the process's
+ * measured scale. Each new anchor first checks the old one's prediction:
+ * off by more than ST_CLOCK_DRIFT_NS (plus the scale's error) the counter
+ * is not linear with the kernel's clock on that CPU, and the clock turns
+ * OFF for good (why DRIFTED). The CPU is the thread's rseq cpu_id (glibc
+ * registers rseq: a TLS load, where sched_getcpu costs ~20 ns), read
+ * before and after the count; a thread that moved in between reads
+ * CLOCK_MONOTONIC. Why not one ordered clock read: clock_gettime on
+ * kvm-clock (and rdtscp, lfence;rdtsc) waits for the loads before it,
+ * so on a hand-off's path, behind a cache line coming from the other
+ * CPU, it costs ~35 ns a read more than a plain rdtsc (bench/README.md,
+ * "Per-CPU anchors, session 24").
+ *
+ * Each anchor is a seqlock: seq odd while its writer (one thread, which
+ * won the CAS from even) stores; a reader that sees seq odd, or changed
+ * across its loads, takes the slow path. seq 0: never anchored. */
+#define ST_CLOCK_CPUS 256
+#define ST_CLOCK_REANCHOR_NS 8000000ull /* the scale's error (~1e-5) over it: ~80 ns */
+#define ST_CLOCK_DRIFT_NS 20000ull
+struct st_clock_anchor {
+	uint32_t seq;
+	uint64_t tsc, ns; /* the pair, ns its bracket's upper end */
+} __attribute__((aligned(64)));
+extern struct st_clock_anchor st_clock_anchors[ST_CLOCK_CPUS];
+/* The per-CPU mode may be used (config.c: SYNCTRACE_LEVEL=summary with
+ * SYNCTRACE_CLOCK=auto); tests/clock sets it. */
+extern int st_clock_percpu_allowed;
 
 /* Counts behind the base that two CPUs' counters in step can differ by
  * (~0.3 ms at 3 GHz); more is a counter that went back. */
@@ -95,6 +131,9 @@ struct st_clock {
 	int state;
 	int why; /* ST_CLOCK_WHY_*: of OFF and ON */
 	uint64_t hz_mult; /* mult as measured, kept when the counter went back */
+	int percpu;        /* ON through per-CPU anchors (set before mult) */
+	int warm_cpu;      /* per-CPU: the CPU of the first pair */
+	uint64_t reanchor; /* per-CPU: ST_CLOCK_REANCHOR_NS in counts (before mult) */
 };
 extern struct st_clock st_clock;
 /* SYNCTRACE_CLOCK (config.c sets it): ST_CLOCK_TSC_AUTO (default),
@@ -138,6 +177,9 @@ void st_clock_forked(void);
  * calibrating read CLOCK_MONOTONIC (UNCALIBRATED), one never read nothing
  * (UNUSED); else 0, and nothing is written. */
 int synctrace_clock_info(int *source, int *why, uint64_t *hz, int final);
+/* The scale for the record clock (tracepoints/batch.h): ns per count in
+ * 32.32, 0 not yet, -1 never (CLOCK_MONOTONIC, or anchored per CPU). */
+int64_t synctrace_clock_scale(void);
 
 /* The time a record of a moment read by st_now_ns as t is to carry
  * (st_<family>_ev_<event>_at's t, src/internal/trace.h): t itself where
@@ -153,11 +195,49 @@ static inline int64_t st_rec_at(unsigned long long t)
 	return __atomic_load_n(&st_clock.mult, __ATOMIC_RELAXED) ? 0 : (int64_t)t;
 }
 
+#if ST_CLOCK_HAVE_TSC
+#include <stddef.h>
+/* glibc's rseq area (2.35 on): the thread's struct rseq is at the thread
+ * pointer plus __rseq_offset; its cpu_id (offset 4) is -1 where the
+ * thread is not registered. clock.c checks __rseq_size before the per-CPU
+ * mode is chosen. */
+extern const ptrdiff_t __rseq_offset __attribute__((weak));
+extern const unsigned int __rseq_size __attribute__((weak));
+static inline int st_clock_cpu(void)
+{
+	return __atomic_load_n((const int32_t *)((char *)__builtin_thread_pointer() +
+						 __rseq_offset + 4),
+			       __ATOMIC_RELAXED);
+}
+#endif
+
+/* The per-CPU slow path (clock.c): a new anchor for cpu, or
+ * CLOCK_MONOTONIC. */
+unsigned long long st_clock_cpu_slow(int cpu);
+
 static inline unsigned long long st_now_ns(void)
 {
 #if ST_CLOCK_HAVE_TSC
 	uint64_t m = __atomic_load_n(&st_clock.mult, __ATOMIC_ACQUIRE);
 	if (__builtin_expect(m != 0, 1)) {
+		if (st_clock.percpu) {
+			/* A seqlock read of this CPU's anchor around the count,
+			 * the CPU the same before and after. */
+			int cpu = st_clock_cpu();
+			if ((unsigned)cpu < ST_CLOCK_CPUS) {
+				struct st_clock_anchor *a = &st_clock_anchors[cpu];
+				uint32_t q = __atomic_load_n(&a->seq, __ATOMIC_ACQUIRE);
+				uint64_t bt = __atomic_load_n(&a->tsc, __ATOMIC_RELAXED);
+				uint64_t bn = __atomic_load_n(&a->ns, __ATOMIC_RELAXED);
+				uint64_t d = __rdtsc() - bt;
+				__atomic_thread_fence(__ATOMIC_ACQUIRE);
+				if (q && !(q & 1) && __atomic_load_n(&a->seq, __ATOMIC_RELAXED) == q &&
+				    st_clock_cpu() == cpu && d < st_clock.reanchor)
+					return st_clock_clamp(bn +
+							      (uint64_t)(((unsigned __int128)d * m) >> 32));
+			}
+			return st_clock_cpu_slow(cpu);
+		}
 		int64_t d = (int64_t)(__rdtsc() - st_clock.base_tsc);
 		if (__builtin_expect(d < 0, 0))
 			return st_clock_back(d);

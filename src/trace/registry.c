@@ -20,6 +20,8 @@ _Static_assert(ST_SAME_WHY(KERNEL_USES) &&
 		       ST_SAME_WHY(WENT_BACK) &&
 		       ST_SAME_WHY(UNCALIBRATED) &&
 		       ST_SAME_WHY(UNUSED) &&
+		       ST_SAME_WHY(PER_CPU) &&
+		       ST_SAME_WHY(DRIFTED) &&
 		       ST_META_CLOCK_COUNTER == 1,
 	       "meta.def's clock codes and src/internal/clock.h's agree");
 

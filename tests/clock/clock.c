@@ -348,7 +348,7 @@ static void *reader(void *arg)
 	return 0;
 }
 
-static void never_backwards(void)
+static void readers(void)
 {
 	pthread_t t[3];
 	CHECK_EQ(state(), ST_CLOCK_UNKNOWN);
@@ -357,7 +357,123 @@ static void never_backwards(void)
 	go = 1;
 	for (int i = 0; i < 3; i++)
 		CHECK_EQ(pthread_join(t[i], 0), 0);
+}
+
+static void never_backwards(void)
+{
+	readers();
 	CHECK_EQ(state(), machine_has_tsc_clock() ? ST_CLOCK_ON : ST_CLOCK_OFF);
+}
+
+/* ---- per-CPU anchors (the summary level where the kernel distrusts the
+ * counter: internal/clock.h) ---- */
+
+/* The per-CPU mode can be had here: an invariant counter and glibc's
+ * rseq registration (else exit 77, skipped). */
+static void need_per_cpu(const char *what)
+{
+	if (!invariant_counter() || !&__rseq_size || __rseq_size < 8 ||
+	    (unsigned)st_clock_cpu() >= ST_CLOCK_CPUS) {
+		printf("clock_%s: no invariant counter or no rseq here\n", what);
+		exit(77);
+	}
+}
+
+/* A kernel that distrusts the counter, the summary level's allowance:
+ * settled ON, anchored per CPU. */
+static void per_cpu_on(const char *what)
+{
+	need_per_cpu(what);
+	clocksources("kvm-clock\n", "kvm-clock acpi_pm \n");
+	st_clock_percpu_allowed = 1;
+	settle();
+	clocksources_done();
+	CHECK_EQ(state(), ST_CLOCK_ON);
+	CHECK_EQ(st_clock.percpu, 1);
+}
+
+/* The calling thread on CPU c alone (0 if it may not run there). */
+static int pin_to(int c)
+{
+	cpu_set_t one;
+	CPU_ZERO(&one);
+	CPU_SET(c, &one);
+	return sched_setaffinity(0, sizeof one, &one) == 0;
+}
+
+/* A kernel that distrusts the counter, at the summary level: the counter
+ * anyway, read through an anchor per CPU; every CPU used gets its own,
+ * each read on a CPU agrees with CLOCK_MONOTONIC; records are told never
+ * to read it. At the contention level (not allowed) the same kernel gives
+ * CLOCK_MONOTONIC (other_clocksource). */
+static void per_cpu(void)
+{
+	cpu_set_t all;
+	CHECK_EQ(sched_getaffinity(0, sizeof all, &all), 0);
+	per_cpu_on("per_cpu");
+	says(1, ST_CLOCK_WHY_PER_CPU);
+	CHECK_EQ(synctrace_clock_scale(), -1);
+	int used = 0;
+	for (int c = 0; c < CPU_SETSIZE && c < ST_CLOCK_CPUS; c++) {
+		if (!CPU_ISSET(c, &all) || !pin_to(c))
+			continue;
+		agrees(1); /* 3 x 50 ms of reads on CPU c */
+		uint32_t q = __atomic_load_n(&st_clock_anchors[c].seq, __ATOMIC_ACQUIRE);
+		CHECK(q != 0 && !(q & 1));
+		used++;
+	}
+	CHECK(used >= 1);
+	CHECK_EQ(sched_setaffinity(0, sizeof all, &all), 0);
+	CHECK_EQ(state(), ST_CLOCK_ON);
+}
+
+/* Renewing an anchor checks the old one: one that still predicts the
+ * kernel's clock is replaced (stays ON); one 1 ms off (a counter that
+ * changed rate or jumped on this CPU) turns the clock OFF for good, why
+ * DRIFTED, and the reads go on in order on CLOCK_MONOTONIC. */
+static void per_cpu_drift(void)
+{
+	per_cpu_on("per_cpu_drift");
+	int c = st_clock_cpu();
+	CHECK(pin_to(c));
+	struct st_clock_anchor *a = &st_clock_anchors[c];
+	(void)st_now_ns();
+	uint32_t q = a->seq;
+	CHECK(q != 0 && !(q & 1));
+	/* the same line, an interval earlier: due, and still right */
+	uint64_t back = st_clock.reanchor + 1000;
+	a->tsc -= back;
+	a->ns -= (uint64_t)(((unsigned __int128)back * st_clock.mult) >> 32);
+	uint64_t prev = st_now_ns();
+	CHECK_EQ(state(), ST_CLOCK_ON);
+	CHECK_EQ(a->seq, q + 2);
+	/* due again, 1 ms off its line */
+	a->tsc -= back;
+	a->ns -= (uint64_t)(((unsigned __int128)back * st_clock.mult) >> 32) + 1000000;
+	uint64_t v = st_now_ns();
+	CHECK(v >= prev);
+	CHECK_EQ(state(), ST_CLOCK_OFF);
+	CHECK_EQ(st_clock.mult, 0);
+	says(0, ST_CLOCK_WHY_DRIFTED);
+	for (int i = 0; i < 1000; i++) {
+		prev = v;
+		v = st_now_ns();
+		CHECK(v >= prev && v <= st_mono_ns() + 2000);
+	}
+}
+
+/* Per-CPU reads by threads that hop between CPUs, across the switch
+ * from CLOCK_MONOTONIC: never backwards (each thread's clamp, each
+ * CPU's own anchor). */
+static void per_cpu_never_backwards(void)
+{
+	need_per_cpu("per_cpu_never_backwards");
+	clocksources("kvm-clock\n", "kvm-clock acpi_pm \n");
+	st_clock_percpu_allowed = 1;
+	readers();
+	clocksources_done();
+	CHECK_EQ(state(), ST_CLOCK_ON);
+	CHECK_EQ(st_clock.percpu, 1);
 }
 
 /* A fork while another thread held BUSY: the child starts over (UNKNOWN,
@@ -405,9 +521,16 @@ int main(int argc, char **argv)
 		never_backwards();
 	else if (!strcmp(b, "forked_while_busy"))
 		forked_while_busy();
+	else if (!strcmp(b, "per_cpu"))
+		per_cpu();
+	else if (!strcmp(b, "per_cpu_drift"))
+		per_cpu_drift();
+	else if (!strcmp(b, "per_cpu_never_backwards"))
+		per_cpu_never_backwards();
 	else {
 		fprintf(stderr, "usage: %s calibrates | forced_counter | tsc_available | monotonic_setting | other_clocksource | "
-				"counter_went_back | never_backwards | forked_while_busy\n", argv[0]);
+				"counter_went_back | never_backwards | forked_while_busy | per_cpu | per_cpu_drift | "
+				"per_cpu_never_backwards\n", argv[0]);
 		return 2;
 	}
 	return 0;

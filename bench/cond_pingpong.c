@@ -5,12 +5,9 @@
  * prints: cond_pingpong threads=N handoffs=H seconds=S handoffs_per_s=R */
 #define _GNU_SOURCE
 #include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "pin.h"
 

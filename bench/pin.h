@@ -3,7 +3,7 @@
  * share one CPU part of the time and hand off through the scheduler,
  * faster than across CPUs: a run's rate then says how often they shared
  * one as much as what a hand-off costs (bench/README.md, session 21 and
- * "Pinned hand-offs, session 24"). Pinned, every hand-off crosses CPUs
+ * "Per-CPU anchors, session 24"). Pinned, every hand-off crosses CPUs
  * and untraced runs agree with each other within a few percent. */
 #ifndef ST_BENCH_PIN_H
 #define ST_BENCH_PIN_H

@@ -94,20 +94,6 @@ static int eligible(int *why)
 }
 
 #if ST_CLOCK_HAVE_TSC
-/* pair() on one CPU: 1 and *cpu if the thread's CPU was the same before
- * and after the pair (rseq), and the pair's bracket was tight. */
-static int pair_on(uint64_t *tsc, uint64_t *ns, int *cpu)
-{
-	for (int i = 0; i < 8; i++) {
-		int c = st_clock_cpu();
-		if (pair(tsc, ns) && st_clock_cpu() == c) {
-			*cpu = c;
-			return 1;
-		}
-	}
-	return 0;
-}
-
 /* An anchor's pair: the narrowest of three (count, CLOCK_MONOTONIC)
  * brackets, its middle (off by at most half of it, ~15 ns here, and by
  * about the same on every CPU: a duration across two anchors loses the
@@ -130,6 +116,15 @@ static int anchor_pair(uint64_t *tsc, uint64_t *ns, int *cpu)
 		return 0;
 	*cpu = c;
 	return 1;
+}
+
+/* An anchor's pair for the per-CPU calibration: up to 8 tries. */
+static int pair_on(uint64_t *tsc, uint64_t *ns, int *cpu)
+{
+	for (int i = 0; i < 8; i++)
+		if (anchor_pair(tsc, ns, cpu))
+			return 1;
+	return 0;
 }
 #endif
 
@@ -162,23 +157,16 @@ unsigned long long st_clock_slow(void)
 	if (s == ST_CLOCK_UNKNOWN && claim(ST_CLOCK_UNKNOWN)) {
 		/* BUSY: ours alone. Registered on first use, not at load. */
 		pthread_atfork(0, 0, st_clock_forked);
-		int why, ok = eligible(&why);
+		int why, el = eligible(&why), ok = el;
 #if ST_CLOCK_HAVE_TSC
-		if (ok && why == ST_CLOCK_WHY_PER_CPU) /* both pairs on one CPU */
+		if (el && why == ST_CLOCK_WHY_PER_CPU) /* both pairs on one CPU */
 			ok = pair_on(&st_clock.warm_tsc, &st_clock.warm_ns, &st_clock.warm_cpu);
 		else
 #endif
-			ok = ok && pair(&st_clock.warm_tsc, &st_clock.warm_ns);
-		if (ok) {
-			st_clock.why = why; /* what ON will say */
-			set_state(ST_CLOCK_WARM);
-		} else {
-			st_clock.why = why == ST_CLOCK_WHY_NO_COUNTER || why == ST_CLOCK_WHY_SETTING ||
-						why == ST_CLOCK_WHY_DISTRUSTED
-					       ? why
-					       : ST_CLOCK_WHY_UNMEASURED;
-			set_state(ST_CLOCK_OFF);
-		}
+			ok = el && pair(&st_clock.warm_tsc, &st_clock.warm_ns);
+		/* what ON will say; or why OFF: not eligible, or no pair */
+		st_clock.why = ok || !el ? why : ST_CLOCK_WHY_UNMEASURED;
+		set_state(ok ? ST_CLOCK_WARM : ST_CLOCK_OFF);
 	} else if (s == ST_CLOCK_WARM &&
 		   (int64_t)(now - st_clock.warm_ns) >= (int64_t)ST_CLOCK_CALIBRATE_NS &&
 		   claim(ST_CLOCK_WARM)) {

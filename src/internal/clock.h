@@ -109,7 +109,7 @@ enum {
 #define ST_CLOCK_DRIFT_NS 20000ull
 struct st_clock_anchor {
 	uint32_t seq;
-	uint64_t tsc, ns; /* the pair, ns its bracket's upper end */
+	uint64_t tsc, ns; /* the pair, ns its bracket's middle (clock.c, anchor_pair) */
 } __attribute__((aligned(64)));
 extern struct st_clock_anchor st_clock_anchors[ST_CLOCK_CPUS];
 /* The per-CPU mode may be used (config.c: SYNCTRACE_LEVEL=summary with

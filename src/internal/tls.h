@@ -26,6 +26,8 @@ struct st_tls {
 	volatile int wake_misses; /* long spins after a wake that ran out (wait.h hint) */
 	int spin_fold;            /* the wait that gave spin_t0 has its own last event
 				     stand for the spin's loop (st_spin_from_folded) */
+	int sum_pending;          /* the summary level queued events to aggregate
+				     while a spin waits (trace/summary.c, st_summary_step) */
 };
 
 extern __thread struct st_tls st_tls __attribute__((tls_model("initial-exec")));

@@ -4,9 +4,11 @@
  * aggregate and never unmapped: a table whose thread exited is free and
  * the next new thread takes it (so `st_sum_all` only grows to the most
  * threads alive at once). Events come into a table's queue (q: their
- * fields, copied) and are aggregated from it in order (drain) where the
- * thread waits for another anyway, when the queue is full, and before the
- * table is read (its age, a flush, an exit, an event that is noted); the
+ * fields, copied) and are aggregated from it in order where the thread
+ * waits for another anyway (an item between two looks of its spin,
+ * st_summary_step; the rest at once at its next such point), when the
+ * queue is full, and before the table is read (drain: its age, a flush,
+ * an exit, an event that is noted); the
  * per-thread state below (woken_obj, in_relock, the futile-wake fields)
  * is the aggregators' alone. In a table, entries are keyed by object address
  * (open addressing, linear probing over ST_SUM_PROBE slots); an entry holds
@@ -45,6 +47,7 @@
 #define ST_SUM_SLOTS 64   /* entries per table (a power of two) */
 #define ST_SUM_PROBE 8    /* slots tried before the table is emitted */
 #define ST_SUM_NEAR 4     /* entries remembered by object (a power of two) */
+#define ST_SUM_KEPT 8     /* entries remembered to keep a caller (a power of two) */
 #define ST_SUM_NH 6       /* histograms per entry */
 #define ST_SUM_HB ST_SUMMARY_BUCKETS_MAX /* distinct buckets per histogram: 64,
 			     * 8 powers of two with all 8 sub-buckets (a multiple
@@ -105,11 +108,21 @@ struct st_sum_table {
 	const void *near_obj[ST_SUM_NEAR];
 	struct st_sum_entry *near_e[ST_SUM_NEAR];
 	unsigned near_next;
+	/* Entries found to keep a caller, by a hash of their object
+	 * (st_summary_defer's fast path): kept_e[kept_slot(obj)] whose obj is
+	 * still obj and whose caller is still set says its event needs no
+	 * time; anything else is asked again (an entry emitted or reset
+	 * clears its caller, so no place forgets these). */
+	struct st_sum_entry *kept_e[ST_SUM_KEPT];
 	struct st_sum_entry e[ST_SUM_SLOTS];
-	/* The events not aggregated yet (st_summary_defer): qn words of
+	/* The events not aggregated yet (st_summary_defer): the words q[qh]
+	 * to q[qn] (qh: those before it are aggregated, st_summary_step), of
 	 * items, each a header (evi | n << 16) and the event's n fields as
-	 * batched words, in the order they happened. */
-	unsigned qn;
+	 * batched words, in the order they happened. draining: its owner
+	 * aggregates from the queue (a spin inside, e.g. of a lock the
+	 * tracer takes while an aggregator emits, does not step). */
+	unsigned qh, qn;
+	int draining;
 	uint64_t q[ST_SUM_QW];
 };
 
@@ -154,7 +167,7 @@ static void forked_child(void)
 {
 	for (struct st_sum_table *t = st_sum_all; t; t = t->next) {
 		table_reset(t);
-		t->qn = 0;
+		t->qh = t->qn = 0;
 		t->since_ns = 0;
 		t->woken_obj = 0;
 		t->in_relock = 0;
@@ -1128,16 +1141,19 @@ static int aggregate(unsigned evi, unsigned n, const uint64_t *a)
 static void drain(struct st_sum_table *t)
 {
 	struct st_sum_table *mine_was = st_sum_mine;
-	int guard = st_tls.guard;
-	unsigned n = t->qn;
-	if (!n)
+	int guard = st_tls.guard, draining = t->draining;
+	unsigned at = t->qh, n = t->qn;
+	if (at >= n)
 		return;
 	if (n > ST_SUM_QW)
 		n = ST_SUM_QW;
-	t->qn = 0;
+	t->qh = t->qn = 0;
+	if (t == mine_was)
+		st_tls.sum_pending = 0;
 	st_sum_mine = t;
 	st_tls.guard = 1;
-	for (unsigned at = 0; at < n;) {
+	t->draining = 1;
+	while (at < n) {
 		uint64_t h = t->q[at];
 		unsigned k = ST_SUM_ITEM_N(h), timed = ST_SUM_ITEM_TIMED(h);
 		if (k > ST_SUM_QN || at + 1 + k + timed > n)
@@ -1147,31 +1163,120 @@ static void drain(struct st_sum_table *t)
 		at += 1 + k + timed;
 	}
 	st_sum_when = 0;
+	t->draining = draining;
 	st_tls.guard = guard;
 	st_sum_mine = mine_was;
 }
 
-/* An event after which the thread waits, the one it waits for not
- * depending on it: a queue is drained there (the idle points of the
- * contention level's write-outs, tracepoints/batch.c). A written spin
- * loop gave up (it sleeps next), or is not folded into its wait's end. */
-static int idle_after(unsigned evi)
+int st_summary_step(void)
 {
-	return evi == ST_EVI_cond_enqueued || evi == ST_EVI_sem_wait_begin ||
-	       evi == ST_EVI_sem_sleep || evi == ST_EVI_barrier_arrival ||
-	       evi == ST_EVI_spin_loop;
+	struct st_sum_table *t = st_sum_mine;
+	if (!t) {
+		st_tls.sum_pending = 0;
+		return 0;
+	}
+	if (st_tls.guard || t->draining)
+		return 0;
+	unsigned at = t->qh, n = t->qn;
+	if (at < n) {
+		uint64_t h = t->q[at];
+		unsigned k = ST_SUM_ITEM_N(h), timed = ST_SUM_ITEM_TIMED(h);
+		if (k <= ST_SUM_QN && at + 1 + k + timed <= n) {
+			/* The aggregator may emit (a crowded table), and the
+			 * tracer lock a primitive of ours meanwhile: its spin
+			 * sees draining. */
+			st_tls.guard = 1;
+			t->draining = 1;
+			t->qh = at + 1 + k + timed;
+			st_sum_when = timed ? t->q[at + 1 + k] : 0;
+			aggregate(ST_SUM_ITEM_EVI(h), k, &t->q[at + 1]);
+			st_sum_when = 0;
+			t->draining = 0;
+			st_tls.guard = 0;
+			if (t->qh < t->qn)
+				return 1;
+		}
+	}
+	t->qh = t->qn = 0;
+	st_tls.sum_pending = 0;
+	return 0;
 }
 
-/* Whether obj's entry keeps a caller already (from what was drained). */
+/* An event after which the thread waits, the one it waits for not
+ * depending on it: a queue is aggregated there (the idle points of the
+ * contention level's write-outs, tracepoints/batch.c). A written spin
+ * loop gave up (it sleeps next), or is not folded into its wait's end.
+ * IDLE_NOW: aggregated at once; IDLE_SPIN: by the spin that follows,
+ * between its looks (queued_idle). Only a condvar wait is left to its
+ * spin: it waits for its partner's whole turn (woken, relocked,
+ * returned, and signalling), which an item at a time fits in; a barrier's
+ * or semaphore's partner answers sooner, and what its short spins left
+ * went out at the next wait in a larger piece, later on the partner's
+ * path (bench/README.md, "Aggregated between a spin's looks, session
+ * 25": barrier round trips 6-10 % slower when left to their spins; cond
+ * ping-pong up to 1.44x faster where both threads spin). */
+enum { IDLE_NOW = 1, IDLE_SPIN = 2 };
+static const unsigned char idle_after[ST_EVI_N] = {
+	[ST_EVI_cond_enqueued] = IDLE_SPIN, [ST_EVI_sem_wait_begin] = IDLE_NOW,
+	[ST_EVI_sem_sleep] = IDLE_NOW,      [ST_EVI_barrier_arrival] = IDLE_NOW,
+	[ST_EVI_spin_loop] = IDLE_NOW,
+};
+
+static inline unsigned kept_slot(uint64_t obj)
+{
+	return (unsigned)(obj >> 4) & (ST_SUM_KEPT - 1);
+}
+
+/* Whether obj's entry keeps a caller already (from what was aggregated);
+ * remembered in kept_e if so. */
 static int caller_kept(struct st_sum_table *t, const void *obj)
 {
 	struct st_sum_entry *e;
 	if (!entry_near(t, obj, &e))
 		e = entry_find(t, obj);
-	return e && e->caller;
+	if (!e || !e->caller)
+		return 0;
+	t->kept_e[kept_slot((uintptr_t)obj)] = e;
+	return 1;
 }
 
-void st_summary_defer(unsigned evi, unsigned n, const uint64_t *w, int caller)
+/* After an item was queued at the thread's idle point: its spin
+ * aggregates the queue an item at a time (st_summary_step), so the
+ * release it waits for is seen an item after it came, not a queue after.
+ * What the last spin left (it saw its release first), or a queue over
+ * half full, is aggregated here at once, as before a spin: a thread whose
+ * spins are too short to keep up, or that sleeps at once, has its queue
+ * aggregated at each idle point, not in a burst at the full queue. */
+static void queued_idle(struct st_sum_table *t, unsigned how)
+{
+	if (how == IDLE_NOW || st_tls.sum_pending || t->qn - t->qh > ST_SUM_QW / 2)
+		drain(t);
+	else
+		st_tls.sum_pending = 1;
+}
+
+/* Item evi (its n fields w, its time when if not 0) written at the
+ * queue's word at, where it fits. */
+static inline __attribute__((always_inline)) void put(struct st_sum_table *t, unsigned at,
+						       unsigned evi, unsigned n, const uint64_t *w,
+						       uint64_t when)
+{
+	unsigned timed = when != 0;
+	uint64_t *q = &t->q[at];
+	q[0] = ST_SUM_ITEM(evi, n, timed);
+	for (unsigned i = 0; i < n; i++)
+		q[1 + i] = w[i];
+	if (timed)
+		q[1 + n] = when;
+	t->qn = at + 1 + n + timed;
+	if (st_unlikely(idle_after[evi]))
+		queued_idle(t, idle_after[evi]);
+}
+
+/* st_summary_defer past its fast path: a new table, a time to read, a
+ * full queue. */
+static __attribute__((noinline)) void defer_slow(unsigned evi, unsigned n, const uint64_t *w,
+						  int caller)
 {
 	struct st_sum_table *t = mine();
 	if (st_unlikely(!t))
@@ -1180,21 +1285,34 @@ void st_summary_defer(unsigned evi, unsigned n, const uint64_t *w, int caller)
 	/* Its time, if its caller may be the one its object's entry keeps
 	 * (the first in a table's second): seldom. */
 	uint64_t when = 0;
-	if (caller && n && st_unlikely(!caller_kept(t, (const void *)(uintptr_t)w[0])))
+	if (caller && n && !caller_kept(t, (const void *)(uintptr_t)w[0]))
 		when = st_mono_ns();
-	unsigned timed = when != 0, at = t->qn;
-	if (st_unlikely(at + 1 + n + timed > ST_SUM_QW)) {
+	unsigned at = t->qn;
+	if (at + 1 + n + (when != 0) > ST_SUM_QW) {
 		drain(t);
 		at = 0;
 	}
-	uint64_t *q = &t->q[at];
-	q[0] = ST_SUM_ITEM(evi, n, timed);
-	memcpy(q + 1, w, (size_t)n * sizeof(*w));
-	if (timed)
-		q[1 + n] = when;
-	t->qn = at + 1 + n + timed;
-	if (idle_after(evi))
-		drain(t);
+	put(t, at, evi, n, w, when);
+}
+
+/* The path most taken events take: a header and its fields copied to
+ * the queue (~40 instructions and ~5 a field; an operation's first event
+ * also checks the table's age), everything else in defer_slow. */
+void st_summary_defer(unsigned evi, unsigned n, const uint64_t *w, int caller)
+{
+	struct st_sum_table *t = st_sum_mine;
+	unsigned at;
+	struct st_sum_entry *k;
+	if (st_likely(t))
+		age_check(t); /* the operation's first event: table_age, out of line */
+	if (st_unlikely(!t || (at = t->qn) + 1 + n > ST_SUM_QW ||
+			(caller && n &&
+			 (!(k = t->kept_e[kept_slot(w[0])]) || (uintptr_t)k->obj != w[0] ||
+			  !k->caller)))) {
+		defer_slow(evi, n, w, caller);
+		return;
+	}
+	put(t, at, evi, n, w, 0);
 }
 
 int st_summary_take(unsigned evi, const uint64_t *a)
@@ -1229,8 +1347,9 @@ void st_summary_thread_exit(void)
 		table_emit(t, ST_SUMMARY_REASON_THREAD_EXIT, 0);
 	}
 	st_sum_mine = 0;
+	st_tls.sum_pending = 0;
 	table_reset(t);
-	t->qn = 0;
+	t->qh = t->qn = 0;
 	t->since_ns = 0;
 	t->woken_obj = 0;
 	t->in_relock = 0;

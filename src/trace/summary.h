@@ -7,7 +7,8 @@
  *   st_summary_defer(ST_EVI_<family>_<event>, its fields as batched words)
  *
  * which queues them in the calling thread's table; they are aggregated
- * later, in order, where the thread waits anyway (below), into what the
+ * later, in order, where the thread waits anyway (below: between the
+ * looks of its spin, st_summary_step), into what the
  * analyzer would have derived from them: per object, counts, sums, maxima
  * and histograms in the fixed buckets of tracepoints/st_hist.h. So a
  * hand-off's path pays a copy of the fields, not the aggregation: the
@@ -116,8 +117,10 @@
  * st_word), from the thread it happened on, inside the trace guard:
  * queued in the thread's table, aggregated in order when the thread next
  * waits for another (after a cond:enqueued, sem:wait_begin, sem:sleep,
- * barrier:arrival or written spin:loop), when the queue is full, and
- * before anything else reads or emits the table. caller: its fields name
+ * barrier:arrival or written spin:loop: an item at a time between the
+ * spin's looks, st_summary_step, or all at once if the queue is more than
+ * half full), when the queue is full, and before anything else reads or
+ * emits the table. caller: its fields name
  * one (ST_SUMMARY_HAS_CALLER); its time is then read if it may be the
  * first its object's entry keeps (the analyzer's call site is the first
  * one in time). */
@@ -125,6 +128,12 @@ void st_summary_defer(unsigned evi, unsigned n, const uint64_t *w, int caller);
 /* Event evi (its fields a[], whole) aggregated now, after what the thread
  * queued; with a NULL, only says whether evi is taken. 1: it is. */
 int st_summary_take(unsigned evi, const uint64_t *a);
+/* One item of the calling thread's queue aggregated, from a spin that
+ * waits (src/wait/wait.h), where st_tls.sum_pending says the queue was
+ * left to the waits at a point where it would have been drained: 1 if
+ * more are queued, 0 when none are (pending then cleared) or they cannot
+ * be aggregated here (inside a probe, or already aggregating). */
+int st_summary_step(void);
 
 /* An event emitted at the summary level (not taken), about `first` (its
  * first argument: the object, for the families' events); life: 1 for an

@@ -96,6 +96,15 @@ static inline int st_spin_gated(const void *obj, volatile int *waiters,
 			outcome = ST_SPIN_OUTCOME_SAW_WAITERS;
 			break;
 		}
+		/* The summary level's queued events are aggregated here, one
+		 * between two looks, instead of before the spin: a release
+		 * is seen an item after it came, not a whole queue after
+		 * (trace/summary.c, st_summary_step). Not an iteration; it
+		 * touches the thread's own table only (objects are keys
+		 * there, never read), so what obj and ctx may be by then
+		 * does not matter to it. */
+		if (st_unlikely(t0) && st_tls.sum_pending && st_summary_step())
+			continue;
 		for (int k = 0; k < gap; k++)
 			st_cpu_relax();
 		i += gap;

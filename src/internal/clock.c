@@ -241,7 +241,7 @@ unsigned long long st_clock_cpu_slow(int cpu)
 		return st_clock_clamp(st_mono_ns());
 	/* Ours: seq odd. The release fence orders it before the fields'
 	 * stores for a reader (its acquire fence, then seq again). */
-	__atomic_thread_fence(__ATOMIC_RELEASE);
+	st_anchor_fence(__ATOMIC_RELEASE);
 	uint64_t t, ns;
 	int c;
 	if (!anchor_pair(&t, &ns, &c) || c != cpu) { /* moved, or no tight pair */
@@ -266,8 +266,8 @@ unsigned long long st_clock_cpu_slow(int cpu)
 			}
 		}
 	}
-	__atomic_store_n(&a->tsc, t, __ATOMIC_RELAXED);
-	__atomic_store_n(&a->ns, ns, __ATOMIC_RELAXED);
+	__atomic_store_n(&a->tsc, t, ST_ANCHOR_STORE);
+	__atomic_store_n(&a->ns, ns, ST_ANCHOR_STORE);
 	__atomic_store_n(&a->seq, q + 2, __ATOMIC_RELEASE);
 	return st_clock_clamp(ns);
 #else

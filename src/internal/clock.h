@@ -107,6 +107,18 @@ enum {
 #define ST_CLOCK_CPUS 256
 #define ST_CLOCK_REANCHOR_NS 8000000ull /* the scale's error (~1e-5) over it: ~80 ns */
 #define ST_CLOCK_DRIFT_NS 20000ull
+/* TSan models no fences (-Wtsan): its builds order an anchor's fields by
+ * their own accesses instead (acquire loads, release stores), which
+ * orders what the fences order here. */
+#ifdef __SANITIZE_THREAD__
+#define ST_ANCHOR_LOAD __ATOMIC_ACQUIRE
+#define ST_ANCHOR_STORE __ATOMIC_RELEASE
+#define st_anchor_fence(order) ((void)0)
+#else
+#define ST_ANCHOR_LOAD __ATOMIC_RELAXED
+#define ST_ANCHOR_STORE __ATOMIC_RELAXED
+#define st_anchor_fence(order) __atomic_thread_fence(order)
+#endif
 struct st_clock_anchor {
 	uint32_t seq;
 	uint64_t tsc, ns; /* the pair, ns its bracket's middle (clock.c, anchor_pair) */
@@ -227,10 +239,10 @@ static inline unsigned long long st_now_ns(void)
 			if ((unsigned)cpu < ST_CLOCK_CPUS) {
 				struct st_clock_anchor *a = &st_clock_anchors[cpu];
 				uint32_t q = __atomic_load_n(&a->seq, __ATOMIC_ACQUIRE);
-				uint64_t bt = __atomic_load_n(&a->tsc, __ATOMIC_RELAXED);
-				uint64_t bn = __atomic_load_n(&a->ns, __ATOMIC_RELAXED);
+				uint64_t bt = __atomic_load_n(&a->tsc, ST_ANCHOR_LOAD);
+				uint64_t bn = __atomic_load_n(&a->ns, ST_ANCHOR_LOAD);
 				uint64_t d = __rdtsc() - bt;
-				__atomic_thread_fence(__ATOMIC_ACQUIRE);
+				st_anchor_fence(__ATOMIC_ACQUIRE);
 				if (q && !(q & 1) && __atomic_load_n(&a->seq, __ATOMIC_RELAXED) == q &&
 				    st_clock_cpu() == cpu && d < st_clock.reanchor)
 					return st_clock_clamp(bn +

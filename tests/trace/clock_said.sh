@@ -64,6 +64,19 @@ names=(_ KERNEL_USES KERNEL_LISTS FORCED SETTING NO_COUNTER DISTRUSTED UNMEASURE
 [ "$s" = 1 ] && ds=COUNTER || ds=MONOTONIC
 check "default clock (${names[$w]:-?})" "$T/d" $ds "${names[$w]:-?}"
 echo "$name: this machine's default: $ds, ${names[$w]:-?}"
+# The report's note on a counter the kernel distrusts: there exactly when
+# the process was told DISTRUSTED, with the two cheaper ways.
+"$SYNCTRACE" report --format json "$T/d" >"$T/d.json" 2>"$T/rerr" || fail "default clock: report: $(cat "$T/rerr")"
+note=$(jq -r '.tables[] | select(.name == "summary.processes") | .notes[]?' "$T/d.json" |
+	grep 'processes timed waits with CLOCK_MONOTONIC')
+if [ "${names[$w]:-?}" = DISTRUSTED ]; then
+	grep -q '^1 of 1 processes timed waits with CLOCK_MONOTONIC' <<<"$note" &&
+		grep -q 'record --clock counter' <<<"$note" && grep -q -- '--level summary reads the counter per CPU' <<<"$note" &&
+		pass "distrusted: the report's note says so, and both cheaper ways" ||
+		fail "distrusted: the report's note is '$note'"
+else
+	[ -z "$note" ] && pass "not distrusted: no note about it" || fail "not distrusted, yet the note '$note'"
+fi
 
 for level in contention summary; do
 	run_st 137 "$level, killed" record -q --level $level --clock counter -o "$T/k.$level" -- "$prog" kill

@@ -1133,16 +1133,36 @@ static int aggregate(unsigned evi, unsigned n, const uint64_t *a)
 #define ST_SUM_ITEM_N(h) ((unsigned)((h) >> 16 & 0xff))
 #define ST_SUM_ITEM_TIMED(h) ((unsigned)((h) >> 24 & 1))
 
+/* The end of the item at word at of t's queue (n words written), or 0
+ * if it does not fit them: an item is checked before it is read, so a
+ * table another thread still writes (st_summary_flush_all) gives a torn
+ * item at worst, never a read outside the queue. */
+static unsigned item_end(const struct st_sum_table *t, unsigned at, unsigned n)
+{
+	uint64_t h = t->q[at];
+	unsigned k = ST_SUM_ITEM_N(h), end = at + 1 + k + ST_SUM_ITEM_TIMED(h);
+	return k <= ST_SUM_QN && end <= n ? end : 0;
+}
+
+/* Aggregate the item at word at of t's queue (item_end said it fits),
+ * inside the trace guard, st_sum_mine being t. */
+static void item_take(struct st_sum_table *t, unsigned at)
+{
+	uint64_t h = t->q[at];
+	unsigned k = ST_SUM_ITEM_N(h);
+	st_sum_when = ST_SUM_ITEM_TIMED(h) ? t->q[at + 1 + k] : 0;
+	aggregate(ST_SUM_ITEM_EVI(h), k, &t->q[at + 1]);
+	st_sum_when = 0;
+}
+
 /* Aggregate what t queued, in order. The aggregators act on st_sum_mine:
  * it is t meanwhile (the process's last thread drains the others' at its
- * exit). An item is checked before it is read: a table another thread
- * still writes (st_summary_flush_all) gives a torn item at worst, never a
- * read outside the queue. */
+ * exit). */
 static void drain(struct st_sum_table *t)
 {
 	struct st_sum_table *mine_was = st_sum_mine;
 	int guard = st_tls.guard, draining = t->draining;
-	unsigned at = t->qh, n = t->qn;
+	unsigned at = t->qh, n = t->qn, end;
 	if (at >= n)
 		return;
 	if (n > ST_SUM_QW)
@@ -1153,16 +1173,8 @@ static void drain(struct st_sum_table *t)
 	st_sum_mine = t;
 	st_tls.guard = 1;
 	t->draining = 1;
-	while (at < n) {
-		uint64_t h = t->q[at];
-		unsigned k = ST_SUM_ITEM_N(h), timed = ST_SUM_ITEM_TIMED(h);
-		if (k > ST_SUM_QN || at + 1 + k + timed > n)
-			break;
-		st_sum_when = timed ? t->q[at + 1 + k] : 0;
-		aggregate(ST_SUM_ITEM_EVI(h), k, &t->q[at + 1]);
-		at += 1 + k + timed;
-	}
-	st_sum_when = 0;
+	for (; at < n && (end = item_end(t, at, n)); at = end)
+		item_take(t, at);
 	t->draining = draining;
 	st_tls.guard = guard;
 	st_sum_mine = mine_was;
@@ -1177,25 +1189,19 @@ int st_summary_step(void)
 	}
 	if (st_tls.guard || t->draining)
 		return 0;
-	unsigned at = t->qh, n = t->qn;
-	if (at < n) {
-		uint64_t h = t->q[at];
-		unsigned k = ST_SUM_ITEM_N(h), timed = ST_SUM_ITEM_TIMED(h);
-		if (k <= ST_SUM_QN && at + 1 + k + timed <= n) {
-			/* The aggregator may emit (a crowded table), and the
-			 * tracer lock a primitive of ours meanwhile: its spin
-			 * sees draining. */
-			st_tls.guard = 1;
-			t->draining = 1;
-			t->qh = at + 1 + k + timed;
-			st_sum_when = timed ? t->q[at + 1 + k] : 0;
-			aggregate(ST_SUM_ITEM_EVI(h), k, &t->q[at + 1]);
-			st_sum_when = 0;
-			t->draining = 0;
-			st_tls.guard = 0;
-			if (t->qh < t->qn)
-				return 1;
-		}
+	unsigned at = t->qh, end;
+	if (at < t->qn && (end = item_end(t, at, t->qn))) {
+		/* The aggregator may emit (a crowded table), and the tracer
+		 * lock a primitive of ours meanwhile: its spin sees
+		 * draining. */
+		st_tls.guard = 1;
+		t->draining = 1;
+		t->qh = end;
+		item_take(t, at);
+		t->draining = 0;
+		st_tls.guard = 0;
+		if (t->qh < t->qn)
+			return 1;
 	}
 	t->qh = t->qn = 0;
 	st_tls.sum_pending = 0;

@@ -353,7 +353,7 @@ static void st_start_pending(int lazy, int force)
 	    __atomic_compare_exchange_n(&st_ann, &s, ST_ANN_FIRST, 0, __ATOMIC_ACQ_REL,
 					__ATOMIC_ACQUIRE)) {
 		st_announce(0);
-		st_ann_ns = st_now_ns(); /* published by the release below */
+		__atomic_store_n(&st_ann_ns, st_now_ns(), __ATOMIC_RELAXED); /* published by the release below */
 		__atomic_store_n(&st_ann, lazy ? ST_ANN_PENDING : ST_ANN_DONE, __ATOMIC_RELEASE);
 		return;
 	}
@@ -505,6 +505,20 @@ static const unsigned char st_single[ST_EVI_N] = {
 	[ST_EVI_summary_flushed] = 1,
 };
 
+/* The first announcement's end (CLOCK_MONOTONIC, the records' time line;
+ * 0 before it): a record whose time was read before it (ST_TRACE_AT: a
+ * wait's end read for its duration, then the event fires and announces the
+ * process, or finds another thread announcing it) takes this time instead,
+ * so no record of the process precedes its meta:start in the trace (the
+ * analyzers would take it for an earlier process image). Read after
+ * st_start_due, which returns only once the first pair is out; published
+ * by st_ann's release store. Only a lazy announcement's first events are
+ * moved, by at most the pair's duration. */
+static inline int64_t st_ann_at(void)
+{
+	return __atomic_load_n(&st_ann_ns, __ATOMIC_RELAXED);
+}
+
 static void st_start_due(void)
 {
 	int cs;
@@ -552,6 +566,9 @@ static __thread int64_t st_next_at __attribute__((tls_model("initial-exec")));
 			return;                                                   \
 		if (__builtin_expect(st_ann != ST_ANN_DONE, 0))                   \
 			st_start_due();                                           \
+		/* a time read before the announcement: never before it */        \
+		if (__builtin_expect(at_ != 0, 0) && at_ < st_ann_at())          \
+			at_ = st_ann_at();                                        \
 		if (batch_) {                                                     \
 			const uint64_t w_[] = { ST_WORDS args };                  \
 			const uint32_t n_ = sizeof(w_) / sizeof(w_[0]);           \

@@ -131,9 +131,10 @@ void st_config_load(void)
 			fprintf(stderr, "synctrace: SYNCTRACE_LEVEL=%s is not contention, "
 					"full or summary; keeping contention\n", s);
 	}
-	/* The summary level stamps no record: its durations may read the
-	 * counter per CPU where the kernel distrusts it (internal/clock.h). */
-	st_clock_percpu_allowed = st_level == ST_META_LEVEL_SUMMARY;
+	/* Every level's durations may read the counter per CPU where the
+	 * kernel distrusts it (internal/clock.h); the records anchor each
+	 * CPU's on their own (tracepoints/batch.h). */
+	st_clock_percpu_allowed = 1;
 }
 
 /* SYNCTRACE_TRACE=1: load the probes from beside this library. */

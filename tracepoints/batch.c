@@ -193,6 +193,7 @@ static struct st_batch *ring_new(void)
 	b->since = 0;
 	b->holding = 0;
 	b->a_span = 0; /* anchored at its first record */
+	b->a_cpu = -1;
 	b->a_retry = 0;
 	b->last_ns = 0;
 	b->tid = (int)gettid();
@@ -204,31 +205,78 @@ static struct st_batch *ring_new(void)
 }
 
 /* The record clock's scale (batch.h): libsynctrace.so's, copied once
- * known (the same value whichever thread stores it); never: it uses no
- * counter. Until it is known a thread asks again at most once per
- * ST_ANCHOR_NS (b->a_retry), each asking driving libsynctrace.so's
- * calibration on (a program whose waits read no clock of their own, a
- * single thread at the full level, still gets it), and meanwhile reads
- * CLOCK_MONOTONIC alone, as every record did before. */
+ * known (the same value whichever thread stores it), with whether it is
+ * read per CPU; never: it uses no counter. Until it is known a thread
+ * asks again at most once per ST_ANCHOR_NS (b->a_retry), each asking
+ * driving libsynctrace.so's calibration on (a program whose waits read no
+ * clock of their own, a single thread at the full level, still gets it),
+ * and meanwhile reads CLOCK_MONOTONIC alone, as every record did before.
+ * Once known, each new anchor asks again (about once a millisecond a
+ * thread, and at a migration where read per CPU): libsynctrace.so's clock
+ * turned OFF (the counter went back, or a CPU's left its anchor's line:
+ * src/internal/clock.h) turns the records' off too, for good. */
 uint64_t st_rec_scale;
-static int st_rec_never;
+static int st_rec_never, st_rec_per_cpu;
 static uint64_t st_rec_narrowest; /* counts: the narrowest anchor bracket seen */
+
+/* The scale, or 0 with the records' clock turned off for good (sc < 0). */
+static uint64_t rec_scale(int64_t sc, int pc)
+{
+	if (sc < 0) {
+		__atomic_store_n(&st_rec_never, 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&st_rec_scale, 0, __ATOMIC_RELAXED);
+		return 0;
+	}
+	if (sc > 0) {
+		__atomic_store_n(&st_rec_per_cpu, pc, __ATOMIC_RELAXED);
+		__atomic_store_n(&st_rec_scale, (uint64_t)sc, __ATOMIC_RELAXED);
+	}
+	return (uint64_t)sc;
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+/* Per CPU: a new anchor on the CPU of the thread's last one, at most
+ * ST_REC_CHECK_NS after it, checks its prediction. libsynctrace.so's own
+ * check (every 8 ms a CPU, 20 us: src/internal/clock.h) catches a counter
+ * that jumped or changed rate by more than ~2.5e-3; the records, whose
+ * order across threads is the point, want less: more than 1 us plus 1e-4
+ * of the interval off (the brackets' error and the scale's are ~30 ns and
+ * ~1e-5), and the records read CLOCK_MONOTONIC from then on. */
+#define ST_REC_CHECK_NS (4 * (int64_t)ST_ANCHOR_NS)
+static int rec_drifted(const struct st_batch *b, int cpu, uint64_t tsc, int64_t ns, uint64_t m)
+{
+	if (!b->a_ns || b->a_cpu != cpu || tsc < b->a_tsc)
+		return 0;
+	int64_t since = ns - b->a_ns;
+	if (since <= 0 || since > ST_REC_CHECK_NS)
+		return 0;
+	int64_t want = b->a_ns + (int64_t)(((unsigned __int128)(tsc - b->a_tsc) * m) >> 32);
+	int64_t off = want > ns ? want - ns : ns - want;
+	return off > 1000 + since / 10000;
+}
+#endif
 
 int64_t st_batch_anchor(struct st_batch *b)
 {
 	uint64_t m = __atomic_load_n(&st_rec_scale, __ATOMIC_RELAXED);
 	int64_t ns = 0;
+	int pc;
+	b->a_span = 0;
 	if (!m) {
 		ns = st_batch_now();
 		if (__atomic_load_n(&st_rec_never, __ATOMIC_RELAXED) || ns < b->a_retry)
 			goto out;
 		b->a_retry = ns + (int64_t)ST_ANCHOR_NS;
-		int64_t sc = synctrace_clock_scale();
-		if (sc < 0)
-			__atomic_store_n(&st_rec_never, 1, __ATOMIC_RELAXED);
-		if (sc <= 0)
+		int64_t sc = synctrace_clock_scale_cpu(&pc);
+		if (!(m = rec_scale(sc, pc)))
 			goto out;
-		__atomic_store_n(&st_rec_scale, m = (uint64_t)sc, __ATOMIC_RELAXED);
+	} else {
+		int64_t sc = synctrace_clock_scale_cpu(&pc);
+		if (sc < 0) {
+			rec_scale(sc, pc);
+			ns = st_batch_now();
+			goto out;
+		}
 	}
 #if defined(__x86_64__) || defined(__i386__)
 	/* The tightest of three brackets; one over twice the narrowest seen
@@ -236,7 +284,11 @@ int64_t st_batch_anchor(struct st_batch *b)
 	 * usual, one in ~10^4 over 1,000) is no anchor: the record reads
 	 * CLOCK_MONOTONIC and the next one tries again. So an anchor is off
 	 * by at most about one narrowest bracket (~30 ns here), and two
-	 * threads' by the variation of the brackets' middles (~10 ns). */
+	 * threads' by the variation of the brackets' middles (~10 ns). Per
+	 * CPU: all three on the CPU the thread is on before and after them,
+	 * else no anchor either. */
+	const int per_cpu = __atomic_load_n(&st_rec_per_cpu, __ATOMIC_RELAXED);
+	const int c = per_cpu ? st_rseq_cpu() : -1;
 	uint64_t w = UINT64_MAX, mid = 0;
 	for (int i = 0; i < 3; i++) {
 		uint64_t t0 = __builtin_ia32_rdtsc();
@@ -251,12 +303,16 @@ int64_t st_batch_anchor(struct st_batch *b)
 	uint64_t fl = __atomic_load_n(&st_rec_narrowest, __ATOMIC_RELAXED);
 	if (!fl || w < fl)
 		__atomic_store_n(&st_rec_narrowest, fl = w, __ATOMIC_RELAXED);
-	if (w <= 2 * fl) {
+	if (w <= 2 * fl && (!per_cpu || (c >= 0 && st_rseq_cpu() == c))) {
+		if (per_cpu && rec_drifted(b, c, mid, ns, m)) {
+			__atomic_store_n(&st_rec_never, 1, __ATOMIC_RELAXED);
+			__atomic_store_n(&st_rec_scale, 0, __ATOMIC_RELAXED);
+			goto out; /* ns: the kernel's clock, just read */
+		}
 		b->a_tsc = mid;
 		b->a_ns = ns;
+		b->a_cpu = c;
 		b->a_span = (uint64_t)(((unsigned __int128)ST_ANCHOR_NS << 32) / m);
-	} else {
-		b->a_span = 0;
 	}
 #else
 	ns = st_batch_now();

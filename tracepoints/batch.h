@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "st_probes.h"
+#include "st_rseq.h"
 
 
 /* SYNCTRACE_BATCH: 1 (default) record events in per-thread buffers, 0 one
@@ -42,6 +43,7 @@ struct st_batch {
 	 * counts it is used for (0: read CLOCK_MONOTONIC), its last time. */
 	uint64_t a_tsc, a_span;
 	int64_t a_ns, last_ns;
+	int a_cpu;             /* the anchor's CPU, read per CPU; else -1 */
 	int64_t a_retry;       /* no scale yet: when to ask for it again */
 	uint64_t w[ST_RING];
 };
@@ -76,31 +78,42 @@ static inline int64_t st_batch_now(void)
 
 /* The record clock: a record's time (its word 1) is CLOCK_MONOTONIC ns,
  * so that readers put records and LTTng's events on one time line; the
- * owner reads it from the time-stamp counter, ~10 ns against ~22 for
+ * owner reads it from the time-stamp counter, ~10 ns against ~22-35 for
  * clock_gettime here (a traced hand-off writes four to six records):
  *
  *   ns = a_ns + (counter - a_tsc) * scale
  *
  * scale is the one libsynctrace.so measured for its durations
- * (src/internal/clock.h: only where the counter is invariant and the
- * kernel keeps time with it; until measured, and where it is not used,
- * every record reads CLOCK_MONOTONIC). (a_tsc, a_ns) is the thread's own
- * anchor, a CLOCK_MONOTONIC read bracketed by two counter reads (a_tsc
- * their middle; a bracket much wider than usual is refused: batch.c),
- * taken again once it is ST_ANCHOR_NS old or when the counter reads
- * behind it (another CPU's, or reset). So a time is off the kernel's by
- * about one bracket at most (~30 ns here), two threads' by ~10 ns, plus
- * the scale's error over ST_ANCHOR_NS (< 1e-4 of 1 ms, typically 5e-6:
- * ~5 ns), and a thread's times never go back (clamped to its last). Only
- * the owner reads or writes these fields. */
+ * (src/internal/clock.h: where the counter is invariant and the kernel
+ * keeps time with it, or reads it per CPU where the kernel distrusts it;
+ * until measured, where it is not used, and once libsynctrace.so's clock
+ * turned OFF, every record reads CLOCK_MONOTONIC). (a_tsc, a_ns) is the
+ * thread's own anchor, a CLOCK_MONOTONIC read bracketed by two counter
+ * reads (a_tsc their middle; a bracket much wider than usual is refused:
+ * batch.c), taken again once it is ST_ANCHOR_NS old or when the counter
+ * reads behind it (another CPU's, or reset). So a time is off the
+ * kernel's by about one bracket at most (~30 ns here), two threads' by
+ * ~10 ns, plus the scale's error over ST_ANCHOR_NS (< 1e-4 of 1 ms,
+ * typically 5e-6: ~5 ns), and a thread's times never go back (clamped to
+ * its last).
+ *
+ * Per CPU (a_cpu >= 0, where the kernel distrusts the counter: two CPUs'
+ * may differ by an offset): the anchor is its CPU's, and a count is used
+ * only if read on that CPU (st_rseq.h: the CPU read before and after it);
+ * on another, the thread anchors anew there (a migration costs one anchor,
+ * ~150 ns). No count of one CPU is ever compared with another's, so the
+ * times are as good as above whatever the offsets. Only the owner reads or
+ * writes these fields. */
 #define ST_ANCHOR_NS 1000000ull
 int64_t st_batch_anchor(struct st_batch *b);
 
 static inline int64_t st_batch_clock(struct st_batch *b)
 {
 #if defined(__x86_64__) || defined(__i386__)
+	const int pc = b->a_cpu;
+	const int c = pc >= 0 ? st_rseq_cpu() : pc;
 	uint64_t d = __builtin_ia32_rdtsc() - b->a_tsc;
-	if (__builtin_expect(d < b->a_span, 1)) {
+	if (__builtin_expect(d < b->a_span && c == pc && (pc < 0 || st_rseq_cpu() == pc), 1)) {
 		extern uint64_t st_rec_scale;
 		int64_t t = b->a_ns + (int64_t)((d * __atomic_load_n(&st_rec_scale, __ATOMIC_RELAXED)) >> 32);
 		if (__builtin_expect(t < b->last_ns, 0))

@@ -151,8 +151,9 @@ int synctrace_ready_wait(void);
 int synctrace_ready_rearm(void); /* 1: watching */
 /* The durations' counter scale (src/internal/clock.c), for the record
  * clock (tracepoints/batch.h): ns per count in 32.32, 0 not measured yet,
- * -1 not used. */
-int64_t synctrace_clock_scale(void);
+ * -1 not used (or no longer); *per_cpu 1 where two CPUs' counts must
+ * never be compared (the kernel distrusts the counter). */
+int64_t synctrace_clock_scale_cpu(int *per_cpu);
 /* The durations' clock for meta:clock (src/internal/clock.h): 1 and
  * source, why (meta_clock, meta_clock_why codes) and the counter's rate
  * once settled, or with final whatever the state; else 0. */

@@ -179,10 +179,12 @@ void sa_summary_build(const struct sa_model *m, const struct sa_report_opts *o,
 
 	if (t && distrusted)
 		sa_table_note(t, "%u of %u processes timed waits with CLOCK_MONOTONIC (25-45 ns a "
-			      "read on a VM): the kernel distrusts the CPU's counter (~11 ns); "
-			      "record --clock counter is cheaper where the CPUs' counters agree, "
-			      "and --level summary reads the counter per CPU, checked against the "
-			      "kernel's clock (doc/performance.md)",
+			      "read on a VM): the kernel distrusts the CPU's counter (~11 ns), and it "
+			      "was not read per CPU, which needs glibc's rseq to tell the CPU (glibc "
+			      "2.35 on, not disabled by GLIBC_TUNABLES=glibc.pthread.rseq=0; older "
+			      "builds of synctrace did so at the summary level alone); record "
+			      "--clock counter is cheaper where the CPUs' counters agree "
+			      "(doc/performance.md)",
 			      distrusted, m->nprocs);
 	uint32_t nsum = sa_model_summary_procs(m);
 	if (t && nsum)

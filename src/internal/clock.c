@@ -278,22 +278,23 @@ unsigned long long st_clock_cpu_slow(int cpu)
 
 /* For libsynctrace-tp.so's record clock (tracepoints/batch.h), which reads
  * the same counter: its scale once measured (ns per count, 32.32), 0 not
- * yet, -1 never (the durations read CLOCK_MONOTONIC: OFF). Not measured
- * yet: a read of the clock takes the calibration a step on, as a traced
- * wait's would (the caller asks at most once a millisecond per thread). */
-__attribute__((visibility("default"))) int64_t synctrace_clock_scale(void)
+ * yet, -1 never (the durations read CLOCK_MONOTONIC: OFF, for good);
+ * *per_cpu: read per CPU (the records anchor each CPU's counter on their
+ * own, as the durations do here). Not measured yet: a read of the clock
+ * takes the calibration a step on, as a traced wait's would (the caller
+ * asks at most once a millisecond per thread). */
+__attribute__((visibility("default"))) int64_t synctrace_clock_scale_cpu(int *per_cpu)
 {
-	/* Anchored per CPU: records (stamped across threads) never read it. */
-	if (st_clock.why == ST_CLOCK_WHY_PER_CPU &&
-	    __atomic_load_n(&st_clock.state, __ATOMIC_ACQUIRE) >= ST_CLOCK_WARM)
-		return -1;
 	uint64_t m = __atomic_load_n(&st_clock.mult, __ATOMIC_ACQUIRE);
 	if (!m && __atomic_load_n(&st_clock.state, __ATOMIC_ACQUIRE) != ST_CLOCK_OFF) {
 		(void)st_now_ns();
 		m = __atomic_load_n(&st_clock.mult, __ATOMIC_ACQUIRE);
 	}
-	if (m)
+	*per_cpu = 0;
+	if (m) {
+		*per_cpu = st_clock.percpu; /* set before mult's release */
 		return (int64_t)m;
+	}
 	return __atomic_load_n(&st_clock.state, __ATOMIC_ACQUIRE) == ST_CLOCK_OFF ? -1 : 0;
 }
 

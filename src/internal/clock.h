@@ -84,9 +84,9 @@ enum {
 
 /* Per-CPU anchors (why PER_CPU): where the kernel distrusts an invariant
  * counter (a VM booted with tsc=unstable: its CPUs' counters may differ
- * by an offset, or change rate when the host moves the VM), the summary
- * level (its durations are its only clock: no record is stamped) still
- * reads it, never across CPUs: a read maps its own CPU's count to ns
+ * by an offset, or change rate when the host moves the VM), the
+ * durations still read it, never across CPUs (and so do the records,
+ * through anchors of their own: tracepoints/batch.h): a read maps its own CPU's count to ns
  * through that CPU's anchor, a (count, CLOCK_MONOTONIC) pair taken on
  * that CPU at most ST_CLOCK_REANCHOR_NS before, with the process's
  * measured scale. Each new anchor first checks the old one's prediction:
@@ -124,8 +124,8 @@ struct st_clock_anchor {
 	uint64_t tsc, ns; /* the pair, ns its bracket's middle (clock.c, anchor_pair) */
 } __attribute__((aligned(64)));
 extern struct st_clock_anchor st_clock_anchors[ST_CLOCK_CPUS];
-/* The per-CPU mode may be used (config.c: SYNCTRACE_LEVEL=summary with
- * SYNCTRACE_CLOCK=auto); tests/clock sets it. */
+/* The per-CPU mode may be used (config.c sets it at every level; the
+ * summary level's alone until session 26); tests/clock sets and clears it. */
 extern int st_clock_percpu_allowed;
 
 /* Counts behind the base that two CPUs' counters in step can differ by
@@ -190,8 +190,9 @@ void st_clock_forked(void);
  * (UNUSED); else 0, and nothing is written. */
 int synctrace_clock_info(int *source, int *why, uint64_t *hz, int final);
 /* The scale for the record clock (tracepoints/batch.h): ns per count in
- * 32.32, 0 not yet, -1 never (CLOCK_MONOTONIC, or anchored per CPU). */
-int64_t synctrace_clock_scale(void);
+ * 32.32, 0 not yet, -1 never (CLOCK_MONOTONIC); *per_cpu: anchored per
+ * CPU. */
+int64_t synctrace_clock_scale_cpu(int *per_cpu);
 
 /* The time a record of a moment read by st_now_ns as t is to carry
  * (st_<family>_ev_<event>_at's t, src/internal/trace.h): t itself where
@@ -208,19 +209,8 @@ static inline int64_t st_rec_at(unsigned long long t)
 }
 
 #if ST_CLOCK_HAVE_TSC
-#include <stddef.h>
-/* glibc's rseq area (2.35 on): the thread's struct rseq is at the thread
- * pointer plus __rseq_offset; its cpu_id (offset 4) is -1 where the
- * thread is not registered. clock.c checks __rseq_size before the per-CPU
- * mode is chosen. */
-extern const ptrdiff_t __rseq_offset __attribute__((weak));
-extern const unsigned int __rseq_size __attribute__((weak));
-static inline int st_clock_cpu(void)
-{
-	return __atomic_load_n((const int32_t *)((char *)__builtin_thread_pointer() +
-						 __rseq_offset + 4),
-			       __ATOMIC_RELAXED);
-}
+#include "st_rseq.h" /* tracepoints/: the records read the same */
+#define st_clock_cpu st_rseq_cpu
 #endif
 
 /* The per-CPU slow path (clock.c): a new anchor for cpu, or

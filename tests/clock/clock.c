@@ -255,6 +255,9 @@ static void other_clocksource(void)
 	CHECK_EQ(state(), ST_CLOCK_OFF);
 	CHECK_EQ(st_clock.mult, 0);
 	says(0, invariant_counter() ? ST_CLOCK_WHY_DISTRUSTED : ST_CLOCK_WHY_NO_COUNTER);
+	int pc = 1;
+	CHECK_EQ(synctrace_clock_scale_cpu(&pc), -1);
+	CHECK_EQ(pc, 0);
 }
 
 /* A counter that went back (a resume from suspend resets it): a few counts
@@ -403,16 +406,18 @@ static int pin_to(int c)
 
 /* A kernel that distrusts the counter, at the summary level: the counter
  * anyway, read through an anchor per CPU; every CPU used gets its own,
- * each read on a CPU agrees with CLOCK_MONOTONIC; records are told never
- * to read it. At the contention level (not allowed) the same kernel gives
- * CLOCK_MONOTONIC (other_clocksource). */
+ * each read on a CPU agrees with CLOCK_MONOTONIC; the records are given
+ * the scale, to be read per CPU (tracepoints/batch.h). Not allowed, the
+ * same kernel gives CLOCK_MONOTONIC (other_clocksource). */
 static void per_cpu(void)
 {
 	cpu_set_t all;
 	CHECK_EQ(sched_getaffinity(0, sizeof all, &all), 0);
 	per_cpu_on("per_cpu");
 	says(1, ST_CLOCK_WHY_PER_CPU);
-	CHECK_EQ(synctrace_clock_scale(), -1);
+	int pc = 0;
+	CHECK_EQ(synctrace_clock_scale_cpu(&pc), (int64_t)st_clock.mult);
+	CHECK_EQ(pc, 1);
 	int used = 0;
 	for (int c = 0; c < CPU_SETSIZE && c < ST_CLOCK_CPUS; c++) {
 		if (!CPU_ISSET(c, &all) || !pin_to(c))

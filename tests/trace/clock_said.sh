@@ -7,7 +7,13 @@
 #     counter; elsewhere MONOTONIC, NO_COUNTER); the report's processes
 #     row says clock counter, clock_why forced, counter_hz
 #   - record --clock monotonic: MONOTONIC, SETTING, counter_hz 0
-#   - the default: whatever the program was told, said once
+#   - the default, at the contention and the summary level: whatever the
+#     program was told, said once (where the kernel distrusts the counter:
+#     PER_CPU at both levels); the report's note on a distrusted counter
+#     there exactly when told DISTRUSTED
+#   - without glibc's rseq (GLIBC_TUNABLES=glibc.pthread.rseq=0) no CPU is
+#     told cheaply: where the default was PER_CPU it is DISTRUSTED, and the
+#     note says why
 #   - a process killed (SIGKILL, no meta:stop) after its clock settled and
 #     a thread of it exited still says it
 #   - a trace without meta:clock (tests/golden's, format 2.1) leaves the
@@ -57,25 +63,43 @@ done
 run_st 0 "--clock monotonic" record -q --clock monotonic -o "$T/m" -- "$prog"
 check "--clock monotonic" "$T/m" MONOTONIC SETTING
 
-# The default: what this machine's kernel allows (the program was told).
-run_st 0 "default clock" record -q -o "$T/d" -- "$prog"
+# The default: what this machine's kernel allows (the program was told);
+# where the kernel distrusts the counter, every level reads it per CPU.
+names=(_ KERNEL_USES KERNEL_LISTS FORCED SETTING NO_COUNTER DISTRUSTED UNMEASURED WENT_BACK
+	UNCALIBRATED UNUSED PER_CPU DRIFTED)
+distrust_note() { # WHAT TRACE WHY: the note there exactly when told DISTRUSTED
+	"$SYNCTRACE" report --format json "$2" >"$T/n.json" 2>"$T/rerr" || fail "$1: report: $(cat "$T/rerr")"
+	note=$(jq -r '.tables[] | select(.name == "summary.processes") | .notes[]?' "$T/n.json" |
+		grep 'processes timed waits with CLOCK_MONOTONIC')
+	if [ "$3" = DISTRUSTED ]; then
+		grep -q '^1 of 1 processes timed waits with CLOCK_MONOTONIC' <<<"$note" &&
+			grep -q 'record --clock counter' <<<"$note" && grep -q "glibc's rseq" <<<"$note" &&
+			pass "$1: distrusted: the report's note says so, why not per CPU, and the cheaper way" ||
+			fail "$1: distrusted: the report's note is '$note'"
+	else
+		[ -z "$note" ] && pass "$1: not distrusted ($3): no note about it" ||
+			fail "$1: not distrusted ($3), yet the note '$note'"
+	fi
+}
+for level in contention summary; do
+	run_st 0 "default clock, $level" record -q --level $level -o "$T/d.$level" -- "$prog"
+	read -r s w < <(sed -n 's/^source=\([0-9]*\) why=\([0-9]*\).*/\1 \2/p' "$T/out")
+	[ "$s" = 1 ] && ds=COUNTER || ds=MONOTONIC
+	check "default clock, $level (${names[$w]:-?})" "$T/d.$level" $ds "${names[$w]:-?}"
+	echo "$name: this machine's default at the $level level: $ds, ${names[$w]:-?}"
+	distrust_note "default clock, $level" "$T/d.$level" "${names[$w]:-?}"
+	[ "$level" = contention ] && def=${names[$w]:-?}
+done
+# Without glibc's rseq a CPU cannot be told cheaply: a distrusted counter
+# is not read then, and the report's note says why.
+GLIBC_TUNABLES=glibc.pthread.rseq=0 run_st 0 "no rseq" record -q -o "$T/nr" -- "$prog"
 read -r s w < <(sed -n 's/^source=\([0-9]*\) why=\([0-9]*\).*/\1 \2/p' "$T/out")
-names=(_ KERNEL_USES KERNEL_LISTS FORCED SETTING NO_COUNTER DISTRUSTED UNMEASURED WENT_BACK)
 [ "$s" = 1 ] && ds=COUNTER || ds=MONOTONIC
-check "default clock (${names[$w]:-?})" "$T/d" $ds "${names[$w]:-?}"
-echo "$name: this machine's default: $ds, ${names[$w]:-?}"
-# The report's note on a counter the kernel distrusts: there exactly when
-# the process was told DISTRUSTED, with the two cheaper ways.
-"$SYNCTRACE" report --format json "$T/d" >"$T/d.json" 2>"$T/rerr" || fail "default clock: report: $(cat "$T/rerr")"
-note=$(jq -r '.tables[] | select(.name == "summary.processes") | .notes[]?' "$T/d.json" |
-	grep 'processes timed waits with CLOCK_MONOTONIC')
-if [ "${names[$w]:-?}" = DISTRUSTED ]; then
-	grep -q '^1 of 1 processes timed waits with CLOCK_MONOTONIC' <<<"$note" &&
-		grep -q 'record --clock counter' <<<"$note" && grep -q -- '--level summary reads the counter per CPU' <<<"$note" &&
-		pass "distrusted: the report's note says so, and both cheaper ways" ||
-		fail "distrusted: the report's note is '$note'"
-else
-	[ -z "$note" ] && pass "not distrusted: no note about it" || fail "not distrusted, yet the note '$note'"
+check "no rseq (${names[$w]:-?})" "$T/nr" $ds "${names[$w]:-?}"
+distrust_note "no rseq" "$T/nr" "${names[$w]:-?}"
+if [ "$def" = PER_CPU ]; then
+	[ "${names[$w]:-?}" = DISTRUSTED ] && pass "no rseq: DISTRUSTED where the default read per CPU" ||
+		fail "no rseq: told ${names[$w]:-?}, want DISTRUSTED (the default read per CPU)"
 fi
 
 for level in contention summary; do

@@ -8,7 +8,13 @@
  *
  * First the durations' clock is given its scale (src/internal/clock.h:
  * two reads of traced waits at least 20 ms apart), which the record clock
- * takes: timed waits that time out, until 30 ms have passed. */
+ * takes: timed waits that time out, until 30 ms have passed.
+ *
+ * The thread moves to the next CPU it may use every HOP pairs: where the
+ * kernel distrusts the counter the records read it per CPU (each CPU's
+ * anchored on its own), and a record after a move must not use the last
+ * CPU's anchor (two CPUs' counters may differ by an offset). */
+#include <sched.h>
 #include <errno.h>
 #include <pthread.h>
 #include <semaphore.h>
@@ -17,6 +23,24 @@
 #include "check.h"
 
 #define PAIRS 5000
+#define HOP 250
+
+/* The calling thread onto the next CPU of `all` after *at (round robin). */
+static void hop(const cpu_set_t *all, int *at)
+{
+	for (int i = 1; i <= CPU_SETSIZE; i++) {
+		int c = (*at + i) % CPU_SETSIZE;
+		cpu_set_t one;
+		if (!CPU_ISSET(c, all))
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(c, &one);
+		if (sched_setaffinity(0, sizeof one, &one) == 0) {
+			*at = c;
+			return;
+		}
+	}
+}
 
 int main(void)
 {
@@ -29,12 +53,20 @@ int main(void)
 		CHECK_EQ(errno, ETIMEDOUT);
 	}
 	char name[16];
+	cpu_set_t all;
+	int at = -1, hops = 0;
+	CHECK_EQ(sched_getaffinity(0, sizeof all, &all), 0);
 	for (int i = 0; i < PAIRS; i++) {
+		if (i % HOP == 0 && CPU_COUNT(&all) > 1) {
+			hop(&all, &at);
+			hops++;
+		}
 		CHECK_EQ(sem_trywait(&s), -1);
 		snprintf(name, sizeof name, "rc%d", i);
 		CHECK_EQ(pthread_setname_np(pthread_self(), name), 0);
 	}
+	CHECK_EQ(sched_setaffinity(0, sizeof all, &all), 0);
 	CHECK_EQ(sem_destroy(&s), 0);
-	printf("record clock: %d pairs\n", PAIRS);
+	printf("record clock: %d pairs, %d moves between CPUs\n", PAIRS, hops);
 	return 0;
 }

@@ -216,6 +216,10 @@ static struct st_batch *ring_new(void)
  * turned OFF (the counter went back, or a CPU's left its anchor's line:
  * src/internal/clock.h) turns the records' off too, for good. */
 uint64_t st_rec_scale;
+/* SYNCTRACE_TEST_CPU_SKEW=COUNTS, a test's (tests/trace record_clock):
+ * read per CPU, CPU c's counter reads c * COUNTS ahead, as CPUs whose
+ * counters differ by an offset would (this VM's agree); 0 otherwise. */
+uint64_t st_rec_skew;
 static int st_rec_never, st_rec_per_cpu;
 static uint64_t st_rec_narrowest; /* counts: the narrowest anchor bracket seen */
 
@@ -300,6 +304,8 @@ int64_t st_batch_anchor(struct st_batch *b)
 			ns = n;
 		}
 	}
+	if (per_cpu && c >= 0)
+		mid += (uint64_t)c * st_rec_skew;
 	uint64_t fl = __atomic_load_n(&st_rec_narrowest, __ATOMIC_RELAXED);
 	if (!fl || w < fl)
 		__atomic_store_n(&st_rec_narrowest, fl = w, __ATOMIC_RELAXED);
@@ -599,6 +605,8 @@ void st_batch_init(void)
 	st_batch_on = !(s && !strcmp(s, "0"));
 	if ((s = getenv("SYNCTRACE_REANNOUNCE")) && *s)
 		st_reann_every = (int64_t)strtoull(s, 0, 10) * 1000000;
+	if ((s = getenv("SYNCTRACE_TEST_CPU_SKEW")) && *s)
+		st_rec_skew = strtoull(s, 0, 10);
 	st_reann_ns = st_batch_now();
 	for (int i = 0; i < ST_EVI_N; i++) {
 		st_ev_hashes[i] = st_batch_hash(st_ev_names[i]);

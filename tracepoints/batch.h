@@ -110,11 +110,13 @@ int64_t st_batch_anchor(struct st_batch *b);
 static inline int64_t st_batch_clock(struct st_batch *b)
 {
 #if defined(__x86_64__) || defined(__i386__)
+	extern uint64_t st_rec_scale, st_rec_skew;
 	const int pc = b->a_cpu;
 	const int c = pc >= 0 ? st_rseq_cpu() : pc;
 	uint64_t d = __builtin_ia32_rdtsc() - b->a_tsc;
+	if (pc >= 0)
+		d += (uint64_t)c * st_rec_skew; /* a test's CPU offsets (batch.c) */
 	if (__builtin_expect(d < b->a_span && c == pc && (pc < 0 || st_rseq_cpu() == pc), 1)) {
-		extern uint64_t st_rec_scale;
 		int64_t t = b->a_ns + (int64_t)((d * __atomic_load_n(&st_rec_scale, __ATOMIC_RELAXED)) >> 32);
 		if (__builtin_expect(t < b->last_ns, 0))
 			t = b->last_ns;

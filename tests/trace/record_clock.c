@@ -13,7 +13,10 @@
  * The thread moves to the next CPU it may use every HOP pairs: where the
  * kernel distrusts the counter the records read it per CPU (each CPU's
  * anchored on its own), and a record after a move must not use the last
- * CPU's anchor (two CPUs' counters may differ by an offset). */
+ * CPU's anchor (two CPUs' counters may differ by an offset). The test runs
+ * with SYNCTRACE_TEST_CPU_SKEW (CMakeLists.txt): each CPU's counter then
+ * reads ~100 us ahead of the one before, as if they differed; a record
+ * that used another CPU's anchor would be ~100 us off, out of order. */
 #include <sched.h>
 #include <errno.h>
 #include <pthread.h>

@@ -223,12 +223,14 @@ uint64_t st_rec_skew;
 static int st_rec_never, st_rec_per_cpu;
 static uint64_t st_rec_narrowest; /* counts: the narrowest anchor bracket seen */
 
-/* The scale, or 0 with the records' clock turned off for good (sc < 0). */
+/* The scale, or 0 with the records' clock turned off for good (sc < 0).
+ * Off, the scale stays: another thread's anchor serves it until it is due
+ * (at most ST_ANCHOR_NS, as it did before anything was found), then that
+ * thread reads CLOCK_MONOTONIC too (st_rec_never, checked first). */
 static uint64_t rec_scale(int64_t sc, int pc)
 {
 	if (sc < 0) {
 		__atomic_store_n(&st_rec_never, 1, __ATOMIC_RELAXED);
-		__atomic_store_n(&st_rec_scale, 0, __ATOMIC_RELAXED);
 		return 0;
 	}
 	if (sc > 0) {
@@ -266,9 +268,13 @@ int64_t st_batch_anchor(struct st_batch *b)
 	int64_t ns = 0;
 	int pc;
 	b->a_span = 0;
+	if (__atomic_load_n(&st_rec_never, __ATOMIC_RELAXED)) {
+		ns = st_batch_now();
+		goto out;
+	}
 	if (!m) {
 		ns = st_batch_now();
-		if (__atomic_load_n(&st_rec_never, __ATOMIC_RELAXED) || ns < b->a_retry)
+		if (ns < b->a_retry)
 			goto out;
 		b->a_retry = ns + (int64_t)ST_ANCHOR_NS;
 		int64_t sc = synctrace_clock_scale_cpu(&pc);
@@ -311,8 +317,7 @@ int64_t st_batch_anchor(struct st_batch *b)
 		__atomic_store_n(&st_rec_narrowest, fl = w, __ATOMIC_RELAXED);
 	if (w <= 2 * fl && (!per_cpu || (c >= 0 && st_rseq_cpu() == c))) {
 		if (per_cpu && rec_drifted(b, c, mid, ns, m)) {
-			__atomic_store_n(&st_rec_never, 1, __ATOMIC_RELAXED);
-			__atomic_store_n(&st_rec_scale, 0, __ATOMIC_RELAXED);
+			rec_scale(-1, 0);
 			goto out; /* ns: the kernel's clock, just read */
 		}
 		b->a_tsc = mid;

@@ -233,7 +233,8 @@ static uint64_t rec_scale(int64_t sc, int pc)
 		__atomic_store_n(&st_rec_never, 1, __ATOMIC_RELAXED);
 		return 0;
 	}
-	if (sc > 0) {
+	/* stored once: every record's fast path reads the scale's line */
+	if (sc > 0 && __atomic_load_n(&st_rec_scale, __ATOMIC_RELAXED) != (uint64_t)sc) {
 		__atomic_store_n(&st_rec_per_cpu, pc, __ATOMIC_RELAXED);
 		__atomic_store_n(&st_rec_scale, (uint64_t)sc, __ATOMIC_RELAXED);
 	}
@@ -268,26 +269,16 @@ int64_t st_batch_anchor(struct st_batch *b)
 	int64_t ns = 0;
 	int pc;
 	b->a_span = 0;
-	if (__atomic_load_n(&st_rec_never, __ATOMIC_RELAXED)) {
-		ns = st_batch_now();
-		goto out;
-	}
+	if (__atomic_load_n(&st_rec_never, __ATOMIC_RELAXED))
+		goto mono;
 	if (!m) {
 		ns = st_batch_now();
 		if (ns < b->a_retry)
 			goto out;
 		b->a_retry = ns + (int64_t)ST_ANCHOR_NS;
-		int64_t sc = synctrace_clock_scale_cpu(&pc);
-		if (!(m = rec_scale(sc, pc)))
-			goto out;
-	} else {
-		int64_t sc = synctrace_clock_scale_cpu(&pc);
-		if (sc < 0) {
-			rec_scale(sc, pc);
-			ns = st_batch_now();
-			goto out;
-		}
 	}
+	if (!(m = rec_scale(synctrace_clock_scale_cpu(&pc), pc)))
+		goto mono;
 #if defined(__x86_64__) || defined(__i386__)
 	/* The tightest of three brackets; one over twice the narrowest seen
 	 * in this process (an interrupt, a vDSO retry: here 64-96 counts are
@@ -325,9 +316,10 @@ int64_t st_batch_anchor(struct st_batch *b)
 		b->a_cpu = c;
 		b->a_span = (uint64_t)(((unsigned __int128)ST_ANCHOR_NS << 32) / m);
 	}
-#else
-	ns = st_batch_now();
+	goto out;
 #endif
+mono:
+	ns = st_batch_now();
 out:
 	if (ns < b->last_ns)
 		ns = b->last_ns;

@@ -85,7 +85,7 @@ static int eligible(int *why)
 	/* The summary level: anchored per CPU, where glibc registered rseq
 	 * (this thread's cpu_id valid) */
 	if (st_clock_percpu_allowed && &__rseq_size && __rseq_size >= 8 &&
-	    (unsigned)st_clock_cpu() < ST_CLOCK_CPUS) {
+	    (unsigned)st_rseq_cpu() < ST_CLOCK_CPUS) {
 		*why = ST_CLOCK_WHY_PER_CPU;
 		return 1;
 	}
@@ -102,7 +102,7 @@ static int eligible(int *why)
 static int anchor_pair(uint64_t *tsc, uint64_t *ns, int *cpu)
 {
 	uint64_t best = UINT64_MAX;
-	int c = st_clock_cpu();
+	int c = st_rseq_cpu();
 	*tsc = *ns = 0;
 	for (int i = 0; i < 3; i++) {
 		uint64_t a = st_mono_ns(), t = __rdtsc(), b = st_mono_ns();
@@ -112,7 +112,7 @@ static int anchor_pair(uint64_t *tsc, uint64_t *ns, int *cpu)
 			*ns = a + (b - a) / 2;
 		}
 	}
-	if (best > 1000 || st_clock_cpu() != c)
+	if (best > 1000 || st_rseq_cpu() != c)
 		return 0;
 	*cpu = c;
 	return 1;

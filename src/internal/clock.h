@@ -209,8 +209,7 @@ static inline int64_t st_rec_at(unsigned long long t)
 }
 
 #if ST_CLOCK_HAVE_TSC
-#include "st_rseq.h" /* tracepoints/: the records read the same */
-#define st_clock_cpu st_rseq_cpu
+#include "st_rseq.h" /* tracepoints/: st_rseq_cpu, which the records read too */
 #endif
 
 /* The per-CPU slow path (clock.c): a new anchor for cpu, or
@@ -225,7 +224,7 @@ static inline unsigned long long st_now_ns(void)
 		if (st_clock.percpu) {
 			/* A seqlock read of this CPU's anchor around the count,
 			 * the CPU the same before and after. */
-			int cpu = st_clock_cpu();
+			int cpu = st_rseq_cpu();
 			if ((unsigned)cpu < ST_CLOCK_CPUS) {
 				struct st_clock_anchor *a = &st_clock_anchors[cpu];
 				uint32_t q = __atomic_load_n(&a->seq, __ATOMIC_ACQUIRE);
@@ -234,7 +233,7 @@ static inline unsigned long long st_now_ns(void)
 				uint64_t d = __rdtsc() - bt;
 				st_anchor_fence(__ATOMIC_ACQUIRE);
 				if (q && !(q & 1) && __atomic_load_n(&a->seq, __ATOMIC_RELAXED) == q &&
-				    st_clock_cpu() == cpu && d < st_clock.reanchor)
+				    st_rseq_cpu() == cpu && d < st_clock.reanchor)
 					return st_clock_clamp(bn +
 							      (uint64_t)(((unsigned __int128)d * m) >> 32));
 			}

@@ -376,7 +376,7 @@ static void never_backwards(void)
 static void need_per_cpu(const char *what)
 {
 	if (!invariant_counter() || !&__rseq_size || __rseq_size < 8 ||
-	    (unsigned)st_clock_cpu() >= ST_CLOCK_CPUS) {
+	    (unsigned)st_rseq_cpu() >= ST_CLOCK_CPUS) {
 		printf("clock_%s: no invariant counter or no rseq here\n", what);
 		exit(77);
 	}
@@ -439,7 +439,7 @@ static void per_cpu(void)
 static void per_cpu_drift(void)
 {
 	per_cpu_on("per_cpu_drift");
-	int c = st_clock_cpu();
+	int c = st_rseq_cpu();
 	CHECK(pin_to(c));
 	struct st_clock_anchor *a = &st_clock_anchors[c];
 	(void)st_now_ns();

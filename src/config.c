@@ -46,6 +46,13 @@
  *                    (src/internal/clock.h).
  *   SYNCTRACE_TRACE  1: load libsynctrace-tp.so (and so liblttng-ust) at
  *                    start and trace into the active session.
+ *   SYNCTRACE_TEST_CLOCKSOURCE  DIR (a test's, not a setting)
+ *                    the clocksource files are read from DIR
+ *                    (current_clocksource, available_clocksource) instead
+ *                    of sysfs: a test on a machine whose kernel keeps time
+ *                    with the counter tells the library it is distrusted,
+ *                    so the per-CPU paths run wherever the tests do
+ *                    (tests/trace record_clock, clock_said).
  *
  * A value that does not parse is reported once on stderr and ignored. */
 #include "config.h"
@@ -130,6 +137,13 @@ void st_config_load(void)
 		if (st_parse_level(s, &st_level))
 			fprintf(stderr, "synctrace: SYNCTRACE_LEVEL=%s is not contention, "
 					"full or summary; keeping contention\n", s);
+	}
+	if ((s = getenv("SYNCTRACE_TEST_CLOCKSOURCE")) && *s) {
+		static char cur[PATH_MAX], avail[PATH_MAX];
+		snprintf(cur, sizeof cur, "%s/current_clocksource", s);
+		snprintf(avail, sizeof avail, "%s/available_clocksource", s);
+		st_clock_source_path = cur;
+		st_clock_available_path = avail;
 	}
 	/* Every level's durations may read the counter per CPU where the
 	 * kernel distrusts it (internal/clock.h); the records anchor each

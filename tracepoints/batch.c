@@ -220,6 +220,15 @@ uint64_t st_rec_scale;
  * read per CPU, CPU c's counter reads c * COUNTS ahead, as CPUs whose
  * counters differ by an offset would (this VM's agree); 0 otherwise. */
 uint64_t st_rec_skew;
+/* SYNCTRACE_TEST_CPU_DRIFT=PPM, a test's (tests/trace record_clock_drift):
+ * each anchor's count lags by PPM millionths of the counts
+ * since the process's first scaled anchor (st_rec_drift_base), as a
+ * counter whose rate changed would; the next anchor on the same CPU must
+ * find it (rec_drifted). Anchors only: the fast path counts from the
+ * anchor's, so its records come late by the lag their anchor had (a lag,
+ * not a lead: counts read before a leading anchor would wrap and take a
+ * new anchor at every record, hiding the drift). 0 otherwise. */
+static uint64_t st_rec_drift_ppm, st_rec_drift_base;
 static int st_rec_never, st_rec_per_cpu;
 static uint64_t st_rec_narrowest; /* counts: the narrowest anchor bracket seen */
 
@@ -277,7 +286,10 @@ int64_t st_batch_anchor(struct st_batch *b)
 			goto out;
 		b->a_retry = ns + (int64_t)ST_ANCHOR_NS;
 	}
-	if (!(m = rec_scale(synctrace_clock_scale_cpu(&pc), pc)))
+	/* the call first: pc is its output (an argument beside it may be
+	 * read before the call) */
+	int64_t sc = synctrace_clock_scale_cpu(&pc);
+	if (!(m = rec_scale(sc, pc)))
 		goto mono;
 #if defined(__x86_64__) || defined(__i386__)
 	/* The tightest of three brackets; one over twice the narrowest seen
@@ -303,6 +315,13 @@ int64_t st_batch_anchor(struct st_batch *b)
 	}
 	if (per_cpu && c >= 0)
 		mid += (uint64_t)c * st_rec_skew;
+	if (st_rec_drift_ppm) { /* read per CPU or not: the counter's fault */
+		uint64_t base = 0;
+		if (!__atomic_compare_exchange_n(&st_rec_drift_base, &base, mid, 0, __ATOMIC_RELAXED,
+						 __ATOMIC_RELAXED) &&
+		    mid > base)
+			mid -= (mid - base) / 1000000 * st_rec_drift_ppm;
+	}
 	uint64_t fl = __atomic_load_n(&st_rec_narrowest, __ATOMIC_RELAXED);
 	if (!fl || w < fl)
 		__atomic_store_n(&st_rec_narrowest, fl = w, __ATOMIC_RELAXED);
@@ -604,6 +623,8 @@ void st_batch_init(void)
 		st_reann_every = (int64_t)strtoull(s, 0, 10) * 1000000;
 	if ((s = getenv("SYNCTRACE_TEST_CPU_SKEW")) && *s)
 		st_rec_skew = strtoull(s, 0, 10);
+	if ((s = getenv("SYNCTRACE_TEST_CPU_DRIFT")) && *s)
+		st_rec_drift_ppm = strtoull(s, 0, 10);
 	st_reann_ns = st_batch_now();
 	for (int i = 0; i < ST_EVI_N; i++) {
 		st_ev_hashes[i] = st_batch_hash(st_ev_names[i]);

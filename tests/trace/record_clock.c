@@ -16,12 +16,27 @@
  * CPU's anchor (two CPUs' counters may differ by an offset). The test runs
  * with SYNCTRACE_TEST_CPU_SKEW (CMakeLists.txt): each CPU's counter then
  * reads ~100 us ahead of the one before, as if they differed; a record
- * that used another CPU's anchor would be ~100 us off, out of order. */
+ * that used another CPU's anchor would be ~100 us off, out of order.
+ *
+ * `record_clock stay` (trace_record_clock_drift) keeps the thread on the
+ * CPU it started on instead, and runs with SYNCTRACE_TEST_CPU_DRIFT: each
+ * anchor's count then lags by 1 % of the time since the first, as
+ * a counter whose rate changed would, and the record clock's own check
+ * (tracepoints/batch.c, rec_drifted: the next anchor on the same CPU, a
+ * millisecond on, finds its prediction ~10 us off) must turn the records
+ * to CLOCK_MONOTONIC before any is out of order: unchecked, the 5,000
+ * pairs' records drift tens of microseconds late.
+ *
+ * Both runs tell the library its clocksource is distrusted
+ * (SYNCTRACE_TEST_CLOCKSOURCE, CMakeLists.txt), so the records read the
+ * counter per CPU whatever this machine's kernel keeps time with; the
+ * check wants meta:clock to say PER_CPU. */
 #include <sched.h>
 #include <errno.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "check.h"
 
@@ -45,9 +60,18 @@ static void hop(const cpu_set_t *all, int *at)
 	}
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	sem_t s;
+	cpu_set_t all;
+	int stay = argc > 1 && !strcmp(argv[1], "stay");
+	CHECK_EQ(sched_getaffinity(0, sizeof all, &all), 0);
+	if (stay) { /* from before the scale is measured: every anchor here */
+		cpu_set_t one;
+		CPU_ZERO(&one);
+		CPU_SET(sched_getcpu(), &one);
+		CHECK_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+	}
 	CHECK_EQ(sem_init(&s, 0, 0), 0);
 	long long t0 = st_mono_now_ns();
 	while (st_mono_now_ns() - t0 < 30000000LL) {
@@ -56,11 +80,9 @@ int main(void)
 		CHECK_EQ(errno, ETIMEDOUT);
 	}
 	char name[16];
-	cpu_set_t all;
 	int at = -1, hops = 0;
-	CHECK_EQ(sched_getaffinity(0, sizeof all, &all), 0);
 	for (int i = 0; i < PAIRS; i++) {
-		if (i % HOP == 0 && CPU_COUNT(&all) > 1) {
+		if (!stay && i % HOP == 0 && CPU_COUNT(&all) > 1) {
 			hop(&all, &at);
 			hops++;
 		}

@@ -14,6 +14,9 @@
 #   - without glibc's rseq (GLIBC_TUNABLES=glibc.pthread.rseq=0) no CPU is
 #     told cheaply: where the default was PER_CPU it is DISTRUSTED, and the
 #     note says why
+#   - told the kernel distrusts the counter (SYNCTRACE_TEST_CLOCKSOURCE),
+#     on any machine with an invariant counter: PER_CPU at both levels, and
+#     without rseq DISTRUSTED with the note
 #   - a process killed (SIGKILL, no meta:stop) after its clock settled and
 #     a thread of it exited still says it
 #   - a trace without meta:clock (tests/golden's, format 2.1) leaves the
@@ -100,6 +103,23 @@ distrust_note "no rseq" "$T/nr" "${names[$w]:-?}"
 if [ "$def" = PER_CPU ]; then
 	[ "${names[$w]:-?}" = DISTRUSTED ] && pass "no rseq: DISTRUSTED where the default read per CPU" ||
 		fail "no rseq: told ${names[$w]:-?}, want DISTRUSTED (the default read per CPU)"
+fi
+
+# Told the kernel distrusts the counter (SYNCTRACE_TEST_CLOCKSOURCE: a
+# clocksource folder naming kvm-clock alone), whatever this machine's
+# kernel does: an invariant counter is read per CPU at both levels, and
+# without rseq not at all, with the note.
+if [ $inv = 1 ]; then
+	export SYNCTRACE_TEST_CLOCKSOURCE=$(cd "$(dirname "$0")" && pwd)/distrusted
+	for level in contention summary; do
+		run_st 0 "told distrusted, $level" record -q --level $level -o "$T/t.$level" -- "$prog"
+		check "told distrusted, $level" "$T/t.$level" COUNTER PER_CPU
+		distrust_note "told distrusted, $level" "$T/t.$level" PER_CPU
+	done
+	GLIBC_TUNABLES=glibc.pthread.rseq=0 run_st 0 "told distrusted, no rseq" record -q -o "$T/tn" -- "$prog"
+	check "told distrusted, no rseq" "$T/tn" MONOTONIC DISTRUSTED
+	distrust_note "told distrusted, no rseq" "$T/tn" DISTRUSTED
+	unset SYNCTRACE_TEST_CLOCKSOURCE
 fi
 
 for level in contention summary; do

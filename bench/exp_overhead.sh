@@ -24,6 +24,12 @@ exp_overhead() {
 		"rwlock 95% reads, 4 thr|ops_per_s|bench_rwlock_readmostly 4 $d"
 		"barrier, 2 threads|rounds_per_s|bench_barrier_roundtrip 2 $d"
 		"LIFO malloc/free, 4 thr|ops_per_s|bench_lifo 4 $d"
+		# the hand-offs with each thread on its own CPU (bench/pin.h):
+		# unpinned, two threads share one CPU part of the time and a
+		# run's rate says how often as much as what a hand-off costs
+		"cond ping-pong, pinned|handoffs_per_s|ST_BENCH_PIN=1 bench_cond_pingpong 2 $d"
+		"sem ping-pong, pinned|ops_per_s|ST_BENCH_PIN=1 bench_sem_pingpong $d"
+		"barrier, 2 threads, pinned|rounds_per_s|ST_BENCH_PIN=1 bench_barrier_roundtrip 2 $d"
 	)
 	# ST_OVERHEAD_ROWS (a regex) keeps the rows whose label matches, and
 	# skips the start cost and the callgrind counts; ST_OVERHEAD_START=only

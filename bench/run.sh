@@ -133,14 +133,20 @@ for l in "${loads[@]}"; do
 done
 
 # ---- one run --------------------------------------------------------------
-# run_one MODE PROGRAM ARGS... -> RUN_OUT (the workload's output, one line),
+# run_one MODE [NAME=value]... PROGRAM ARGS... -> RUN_OUT (the workload's output, one line),
 # RUN_WALL (seconds), RUN_DISCARDED (events the tracer discarded); RUN_OUT
 # ends with bench_cputime's figures and loadavg= (the 1-minute load average
 # after the run). With
 # KEEP_TRACE set, the trace of a traced mode is kept in that directory.
 run_one() {
-	local mode=$1 prog=$2 pre=() env=() events="" exe
+	local mode=$1 prog=$2 pre=() env=() vars=() events="" exe
 	shift 2
+	# a workload's own settings (NAME=value before its program: ST_BENCH_PIN=1)
+	while [[ $prog == [A-Z_]*=* ]]; do
+		vars+=("$prog")
+		prog=$1
+		shift
+	done
 	exe=$B/$prog
 	RUN_OUT="" RUN_WALL="" RUN_DISCARDED=""
 	if [[ $mode == "pinned "* ]]; then
@@ -192,7 +198,7 @@ run_one() {
 	local t0 t1
 	t0=$(date +%s%N)
 	rm -f "$tmp/cpu"
-	RUN_OUT=$("$B/bench_cputime" "$tmp/cpu" env "${env[@]}" "${pre[@]}" "$exe" "$@" 2>>"$out/raw/stderr.log" | tail -1)
+	RUN_OUT=$("$B/bench_cputime" "$tmp/cpu" env "${env[@]}" "${vars[@]}" "${pre[@]}" "$exe" "$@" 2>>"$out/raw/stderr.log" | tail -1)
 	t1=$(date +%s%N)
 	[ -z "$RUN_OUT" ] || [ ! -s "$tmp/cpu" ] || RUN_OUT="$RUN_OUT $(cat "$tmp/cpu") loadavg=$(cut -d' ' -f1 /proc/loadavg)"
 	RUN_WALL=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f", (b - a) / 1e9}')

@@ -33,11 +33,18 @@ exp_overhead() {
 	)
 	# ST_OVERHEAD_ROWS (a regex) keeps the rows whose label matches, and
 	# skips the start cost and the callgrind counts; ST_OVERHEAD_START=only
-	# measures the start cost alone
+	# measures the start cost alone, ST_OVERHEAD_INSTRUCTIONS=only the counts
 	if [ "${ST_OVERHEAD_START:-}" = only ]; then
 		say ""
 		say "== (e) tracing overhead: the start cost only =="
 		overhead_start
+		return
+	fi
+	# ST_OVERHEAD_INSTRUCTIONS=only: callgrind's counts alone
+	if [ "${ST_OVERHEAD_INSTRUCTIONS:-}" = only ]; then
+		say ""
+		say "== (e) tracing overhead: instructions per operation only =="
+		overhead_instructions
 		return
 	fi
 	local w=() s keep=() rows=${ST_OVERHEAD_ROWS:-}
@@ -142,12 +149,15 @@ overhead_instructions() {
 		IFS='|' read -r label fns key level cmd <<<"$spec"
 		local tog=() f
 		for f in $fns; do tog+=(--toggle-collect="$f"); done
-		for m in untraced batched single; do
+		for m in untraced batched single summary; do
+			[ $m = summary ] && [ "$level" != contention ] && continue
 			[ "$label" = "mutex pair, full" ] && [ $m = untraced ] && continue
 			local vg=(valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" "${tog[@]}")
 			# shellcheck disable=SC2086
 			case $m in
 			untraced) ops=$(LD_PRELOAD=$lib "${vg[@]}" $B/$cmd 2>/dev/null) ;;
+			summary) rm -rf "$tmp/cgt"
+			   ops=$("$st" record -q -l summary -o "$tmp/cgt" -- "${vg[@]}" $B/$cmd 2>/dev/null) ;;
 			*) rm -rf "$tmp/cgt"
 			   ops=$(SYNCTRACE_BATCH=$([ $m = batched ] && echo 1 || echo 0) "$st" record -q -l "$level" -o "$tmp/cgt" -- "${vg[@]}" $B/$cmd 2>/dev/null) ;;
 			esac

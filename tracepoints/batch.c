@@ -216,19 +216,31 @@ static struct st_batch *ring_new(void)
  * turned OFF (the counter went back, or a CPU's left its anchor's line:
  * src/internal/clock.h) turns the records' off too, for good. */
 uint64_t st_rec_scale;
-/* SYNCTRACE_TEST_CPU_SKEW=COUNTS, a test's (tests/trace record_clock):
- * read per CPU, CPU c's counter reads c * COUNTS ahead, as CPUs whose
- * counters differ by an offset would (this VM's agree); 0 otherwise. */
-uint64_t st_rec_skew;
-/* SYNCTRACE_TEST_CPU_DRIFT=PPM, a test's (tests/trace record_clock_drift):
- * each anchor's count lags by PPM millionths of the counts
- * since the process's first scaled anchor (st_rec_drift_base), as a
- * counter whose rate changed would; the next anchor on the same CPU must
- * find it (rec_drifted). Anchors only: the fast path counts from the
- * anchor's, so its records come late by the lag their anchor had (a lag,
- * not a lead: counts read before a leading anchor would wrap and take a
- * new anchor at every record, hiding the drift). 0 otherwise. */
-static uint64_t st_rec_drift_ppm, st_rec_drift_base;
+/* A test's faults of the counter, where the records read it (tests/trace
+ * record_clock, record_clock_drift); both 0 unless set, and st_rec_hooks
+ * is then 0: the fast path (batch.h) tests it alone.
+ * SYNCTRACE_TEST_CPU_SKEW=COUNTS: read per CPU, CPU c's counter reads
+ * c * COUNTS ahead, as CPUs whose counters differ by an offset would.
+ * SYNCTRACE_TEST_CPU_DRIFT=PPM: the counter runs PPM millionths slow
+ * against the scale, as one whose rate changed would (per CPU or not):
+ * counts since an anchor are that much fewer, so a record's time falls
+ * behind by up to PPM millionths of its anchor's age (1 ms), and the next
+ * anchor on the same CPU must find it (rec_drifted). */
+static uint64_t st_rec_skew, st_rec_drift_ppm;
+int st_rec_hooks;
+
+static uint64_t drifted(uint64_t d)
+{
+	return d - (uint64_t)((unsigned __int128)d * st_rec_drift_ppm / 1000000);
+}
+
+uint64_t st_rec_hooked(uint64_t d, int c)
+{
+	if (c >= 0)
+		d += (uint64_t)c * st_rec_skew;
+	return st_rec_drift_ppm ? drifted(d) : d;
+}
+
 static int st_rec_never, st_rec_per_cpu;
 static uint64_t st_rec_narrowest; /* counts: the narrowest anchor bracket seen */
 
@@ -315,18 +327,16 @@ int64_t st_batch_anchor(struct st_batch *b)
 	}
 	if (per_cpu && c >= 0)
 		mid += (uint64_t)c * st_rec_skew;
-	if (st_rec_drift_ppm) { /* read per CPU or not: the counter's fault */
-		uint64_t base = 0;
-		if (!__atomic_compare_exchange_n(&st_rec_drift_base, &base, mid, 0, __ATOMIC_RELAXED,
-						 __ATOMIC_RELAXED) &&
-		    mid > base)
-			mid -= (mid - base) / 1000000 * st_rec_drift_ppm;
-	}
 	uint64_t fl = __atomic_load_n(&st_rec_narrowest, __ATOMIC_RELAXED);
 	if (!fl || w < fl)
 		__atomic_store_n(&st_rec_narrowest, fl = w, __ATOMIC_RELAXED);
 	if (w <= 2 * fl && (!per_cpu || (c >= 0 && st_rseq_cpu() == c))) {
-		if (per_cpu && rec_drifted(b, c, mid, ns, m)) {
+		/* the count the old anchor would predict from: a test's slow
+		 * counter counted fewer since it */
+		uint64_t seen = mid;
+		if (st_rec_drift_ppm && b->a_ns && mid > b->a_tsc)
+			seen = b->a_tsc + drifted(mid - b->a_tsc);
+		if (per_cpu && rec_drifted(b, c, seen, ns, m)) {
 			rec_scale(-1, 0);
 			goto out; /* ns: the kernel's clock, just read */
 		}
@@ -625,6 +635,7 @@ void st_batch_init(void)
 		st_rec_skew = strtoull(s, 0, 10);
 	if ((s = getenv("SYNCTRACE_TEST_CPU_DRIFT")) && *s)
 		st_rec_drift_ppm = strtoull(s, 0, 10);
+	st_rec_hooks = st_rec_skew || st_rec_drift_ppm;
 	st_reann_ns = st_batch_now();
 	for (int i = 0; i < ST_EVI_N; i++) {
 		st_ev_hashes[i] = st_batch_hash(st_ev_names[i]);

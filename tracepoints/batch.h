@@ -106,16 +106,21 @@ static inline int64_t st_batch_now(void)
  * writes these fields. */
 #define ST_ANCHOR_NS 1000000ull
 int64_t st_batch_anchor(struct st_batch *b);
+/* The counts d since an anchor as a test's faulty counter would give them
+ * (batch.c: SYNCTRACE_TEST_CPU_SKEW, SYNCTRACE_TEST_CPU_DRIFT); c: the CPU
+ * read per CPU, else -1. Only called while st_rec_hooks is set. */
+uint64_t st_rec_hooked(uint64_t d, int c);
 
 static inline int64_t st_batch_clock(struct st_batch *b)
 {
 #if defined(__x86_64__) || defined(__i386__)
-	extern uint64_t st_rec_scale, st_rec_skew;
+	extern uint64_t st_rec_scale;
+	extern int st_rec_hooks;
 	const int pc = b->a_cpu;
 	const int c = pc >= 0 ? st_rseq_cpu() : pc;
 	uint64_t d = __builtin_ia32_rdtsc() - b->a_tsc;
-	if (pc >= 0)
-		d += (uint64_t)c * st_rec_skew; /* a test's CPU offsets (batch.c) */
+	if (__builtin_expect(st_rec_hooks, 0)) /* a test's counter faults (batch.c) */
+		d = st_rec_hooked(d, c);
 	if (__builtin_expect(d < b->a_span && c == pc && (pc < 0 || st_rseq_cpu() == pc), 1)) {
 		int64_t t = b->a_ns + (int64_t)((d * __atomic_load_n(&st_rec_scale, __ATOMIC_RELAXED)) >> 32);
 		if (__builtin_expect(t < b->last_ns, 0))

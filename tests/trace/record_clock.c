@@ -19,13 +19,15 @@
  * that used another CPU's anchor would be ~100 us off, out of order.
  *
  * `record_clock stay` (trace_record_clock_drift) keeps the thread on the
- * CPU it started on instead, and runs with SYNCTRACE_TEST_CPU_DRIFT: each
- * anchor's count then lags by 1 % of the time since the first, as
- * a counter whose rate changed would, and the record clock's own check
- * (tracepoints/batch.c, rec_drifted: the next anchor on the same CPU, a
- * millisecond on, finds its prediction ~10 us off) must turn the records
- * to CLOCK_MONOTONIC before any is out of order: unchecked, the 5,000
- * pairs' records drift tens of microseconds late.
+ * CPU it started on instead, and runs with SYNCTRACE_TEST_CPU_DRIFT: the
+ * counter then runs 1 % slow against the scale, as one whose rate changed
+ * would, so a record's time falls behind by up to 1 % of its anchor's
+ * age (~10 us at 1 ms), and the record clock's own check (tracepoints/
+ * batch.c, rec_drifted: the next anchor on the same CPU, a millisecond
+ * on, finds the old one's prediction ~10 us off) must turn the records
+ * to CLOCK_MONOTONIC: unchecked, records fall up to 10 us behind and
+ * cross the names around them. It waits 60 ms, not 30, before the pairs:
+ * the check then has ~40 renewals to run in before the first pair.
  *
  * Both runs tell the library its clocksource is distrusted
  * (SYNCTRACE_TEST_CLOCKSOURCE, CMakeLists.txt), so the records read the
@@ -74,7 +76,7 @@ int main(int argc, char **argv)
 	}
 	CHECK_EQ(sem_init(&s, 0, 0), 0);
 	long long t0 = st_mono_now_ns();
-	while (st_mono_now_ns() - t0 < 30000000LL) {
+	while (st_mono_now_ns() - t0 < (stay ? 60000000LL : 30000000LL)) {
 		struct timespec abs = st_in_ms(CLOCK_REALTIME, 1);
 		CHECK_EQ(sem_timedwait(&s, &abs), -1);
 		CHECK_EQ(errno, ETIMEDOUT);

@@ -79,13 +79,16 @@ in_namespace() {
 }
 
 # The reliability builds beside the main one: fault injection compiled in
-# (SYNCTRACE_FAULTS; tests/faults) and the primitives under ThreadSanitizer
-# (tests/tsan). Skipped when tests are selected by arguments.
+# (SYNCTRACE_FAULTS; tests/faults), the primitives under ThreadSanitizer
+# (tests/tsan), and the analyzers under ASan and UBSan (ST_SANITIZE; their
+# tests, label analysis). Skipped when tests are selected by arguments.
 build_reliability() {
 	cmake -S "$ROOT" -B "$BUILD-faults" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DST_FAULTS=ON >/dev/null
 	cmake --build "$BUILD-faults" -j"$JOBS" >/dev/null
 	cmake -S "$ROOT" -B "$BUILD-tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DST_TSAN=ON >/dev/null
 	cmake --build "$BUILD-tsan" -j"$JOBS" >/dev/null
+	cmake -S "$ROOT" -B "$BUILD-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DST_SANITIZE=ON >/dev/null
+	cmake --build "$BUILD-asan" -j"$JOBS" >/dev/null
 }
 
 # One ctest run; its counts are added to ST_PASSED / ST_FAILED.
@@ -121,6 +124,7 @@ run_tests() {
 	if [ $# -eq 0 ]; then
 		ctest_counted --test-dir "$BUILD-faults" -L faults || rc=1
 		ctest_counted --test-dir "$BUILD-tsan" -L tsan || rc=1
+		ctest_counted --test-dir "$BUILD-asan" -L analysis || rc=1
 	fi
 	if [ -n "$load_pid" ]; then
 		kill -TERM "$load_pid" 2>/dev/null || true

@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sa_guard.h"
@@ -24,24 +25,30 @@
 #endif
 #endif
 
+/* The reader's memory limit in MB (0: none): SYNCTRACE_REPORT_MEMORY_MB,
+ * else half the machine's memory, between 1 and 8 GB. */
+static uint64_t memory_limit_mb(void)
+{
+	const char *e = getenv("SYNCTRACE_REPORT_MEMORY_MB");
+	if (e && *e)
+		return strtoull(e, NULL, 10);
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+	uint64_t mb = pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz / 2 >> 20 : 8192;
+	if (mb > 8192)
+		mb = 8192;
+	if (mb < 1024)
+		mb = 1024;
+	return mb;
+}
+
 /* A limit on the address space, so a runaway allocation fails (and GLib
  * aborts) instead of taking the machine's memory. Not under ASan, whose
- * shadow memory is terabytes of address space. */
+ * shadow memory is terabytes of address space: there the parent watches
+ * the reader's resident memory instead (wait_reader). */
 static void limit_memory(void)
 {
 #ifndef SA_ASAN
-	const char *e = getenv("SYNCTRACE_REPORT_MEMORY_MB");
-	uint64_t mb;
-	if (e && *e) {
-		mb = strtoull(e, NULL, 10);
-	} else {
-		long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-		mb = pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz / 2 >> 20 : 8192;
-		if (mb > 8192)
-			mb = 8192;
-		if (mb < 1024)
-			mb = 1024;
-	}
+	uint64_t mb = memory_limit_mb();
 	struct rlimit rl;
 	if (!mb || getrlimit(RLIMIT_AS, &rl))
 		return;
@@ -50,6 +57,41 @@ static void limit_memory(void)
 		rl.rlim_cur = lim;
 		setrlimit(RLIMIT_AS, &rl);
 	}
+#endif
+}
+
+/* waitpid for the reader. Under ASan (no address-space limit) it polls
+ * every 20 ms and kills a reader whose resident memory passed the limit,
+ * as the limit would have stopped it: a runaway allocation (babeltrace2
+ * on a garbage sequence length) otherwise takes the machine's memory.
+ * *over: 1 if it was killed so. */
+static pid_t wait_reader(pid_t pid, int *status, int *over)
+{
+	*over = 0;
+#ifdef SA_ASAN
+	uint64_t mb = memory_limit_mb();
+	long psz = sysconf(_SC_PAGESIZE);
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/statm", (int)pid);
+	for (;;) {
+		pid_t r = waitpid(pid, status, WNOHANG);
+		if (r != 0)
+			return r;
+		FILE *f = mb && psz > 0 ? fopen(path, "r") : NULL;
+		unsigned long long size, rss;
+		if (f) {
+			if (fscanf(f, "%llu %llu", &size, &rss) == 2 && !*over &&
+			    rss * (uint64_t)psz >> 20 > mb) {
+				kill(pid, SIGKILL);
+				*over = 1;
+			}
+			fclose(f);
+		}
+		struct timespec nap = { 0, 20000000 };
+		nanosleep(&nap, NULL);
+	}
+#else
+	return waitpid(pid, status, 0);
 #endif
 }
 
@@ -75,8 +117,8 @@ int sa_guard_run(sa_guarded_fn fn, void *arg, const char *what)
 			fflush(NULL);
 			_exit(rc);
 		}
-		int status;
-		while (waitpid(pid, &status, 0) < 0)
+		int status, over;
+		while (wait_reader(pid, &status, &over) < 0)
 			if (errno != EINTR) {
 				fprintf(stderr, PROG ": waiting for the reader: %s\n", strerror(errno));
 				return 2;
@@ -98,7 +140,7 @@ int sa_guard_run(sa_guarded_fn fn, void *arg, const char *what)
 		int retry = !attempt && done > 0;
 		fprintf(stderr, PROG ": reading %s: the decoder died (%s) after %llu messages "
 				"(babeltrace2 on a corrupt stream?)%s\n",
-			what, strsignal(died), (unsigned long long)done,
+			what, over ? "over its memory limit" : strsignal(died), (unsigned long long)done,
 			retry ? "; reading again up to that point" : "; no report");
 		if (!retry) {
 			munmap((void *)shared, sizeof(uint64_t));

@@ -78,9 +78,9 @@ static pid_t wait_reader(pid_t pid, int *status, int *over)
 		if (r != 0)
 			return r;
 		FILE *f = mb && psz > 0 ? fopen(path, "r") : NULL;
-		unsigned long long size, rss;
+		unsigned long long rss; /* statm: size, then resident, in pages */
 		if (f) {
-			if (fscanf(f, "%llu %llu", &size, &rss) == 2 && !*over &&
+			if (fscanf(f, "%*s %llu", &rss) == 1 && !*over &&
 			    rss * (uint64_t)psz >> 20 > mb) {
 				kill(pid, SIGKILL);
 				*over = 1;

@@ -40,7 +40,6 @@ exp_overhead() {
 		overhead_start
 		return
 	fi
-	# ST_OVERHEAD_INSTRUCTIONS=only: callgrind's counts alone
 	if [ "${ST_OVERHEAD_INSTRUCTIONS:-}" = only ]; then
 		say ""
 		say "== (e) tracing overhead: instructions per operation only =="
@@ -156,10 +155,9 @@ overhead_instructions() {
 			# shellcheck disable=SC2086
 			case $m in
 			untraced) ops=$(LD_PRELOAD=$lib "${vg[@]}" $B/$cmd 2>/dev/null) ;;
-			summary) rm -rf "$tmp/cgt"
-			   ops=$("$st" record -q -l summary -o "$tmp/cgt" -- "${vg[@]}" $B/$cmd 2>/dev/null) ;;
 			*) rm -rf "$tmp/cgt"
-			   ops=$(SYNCTRACE_BATCH=$([ $m = batched ] && echo 1 || echo 0) "$st" record -q -l "$level" -o "$tmp/cgt" -- "${vg[@]}" $B/$cmd 2>/dev/null) ;;
+			   ops=$(SYNCTRACE_BATCH=$([ $m = single ] && echo 0 || echo 1) "$st" record -q \
+				-l "$([ $m = summary ] && echo summary || echo "$level")" -o "$tmp/cgt" -- "${vg[@]}" $B/$cmd 2>/dev/null) ;;
 			esac
 			if [ "$key" = pairs ]; then
 				n=$(callgrind_annotate --inclusive=yes --tree=calling "$tmp/cg.out" 2>/dev/null | sed -n 's/.*pthread_mutex_lock (\([0-9,]*\)x).*/\1/p' | head -1 | tr -d ,)

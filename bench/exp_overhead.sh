@@ -63,13 +63,9 @@ exp_overhead() {
 		 $6 = $6 " fig=" v; print}' "$tmp/keys" "$out/raw/overhead.tsv" >"$tmp/oh.tsv" && mv "$tmp/oh.tsv" "$out/raw/overhead.tsv"
 	table overhead fig "" "throughput (each workload's own figure, per second)"
 	cp "$tmp/sum" "$tmp/oh.sum"
-	overhead_slowdown
+	slowdown overhead fig
 
-	say ""
-	say "  events written (the first repeat's trace of each traced mode, counted; discarded: events the ring buffer dropped)"
-	printf '  %-30s %-11s %12s %10s %12s %10s %12s\n' workload mode events seconds events/s discarded "trace B/s"
-	awk -F'\t' '{printf "  %-30s %-11s %12s %10s %12s %10s %12s\n", $1, $2, $3, $4, $5, $6, $7}' "$tmp/overhead.events"
-	awk -F'\t' '{printf "{\"workload\": \"%s\", \"mode\": \"%s\", \"events\": %s, \"seconds\": %s, \"events_per_s\": %s, \"discarded\": %s, \"trace_bytes_per_s\": %s}\n", $1, $2, ($3 == "nan" ? "null" : $3), $4, ($3 == "nan" ? "null" : $5), $6, ($7 == "" ? "null" : $7)}' "$tmp/overhead.events" >>"$tmp/overhead.extra"
+	events_table overhead
 	say "  (events/s: transitions in the trace, a batched record counted as one, over the workload's own run time; trace B/s: the trace's bytes on disk over the same time)"
 	awk -F'\t' '$2 != "glibc" {print $1 "\t" $2 "\t" $7 "\t" $8 "\t" $9}' "$tmp/oh.sum" |
 		REFLINE=1 chart overhead bar "Tracing overhead: throughput relative to glibc (paired median, min-max; 1 = glibc)" "" "ratio to glibc"
@@ -171,28 +167,6 @@ overhead_instructions() {
 		done
 	done
 	rm -rf "$tmp/cgt" "$tmp/cg.out"
-}
-
-# The slowdown of tracing itself: synctrace untraced over synctrace traced
-# (contention, threshold, full, summary), paired by repeat, median [min-max]; issue 3's
-# bar is 1.3 at the contention level, issue 21's 1.05 at the summary level. Beside it, the traced run against glibc
-# untraced (what the program ran at before synctrace).
-overhead_slowdown() {
-	say ""
-	say "  slowdown of tracing: synctrace untraced / traced, paired by repeat (median [min-max] of $reps; >1 slower when traced)"
-	printf '  %-30s %-11s %22s %24s\n' workload mode "slowdown vs untraced" "traced vs glibc (>1 faster)"
-	awk -F'\t' -v OFS='\t' '{f = $6; sub(/.* fig=/, "", f); sub(/ .*/, "", f); v[$1, $2, $3] = f + 0
-		if (!($1 in seen)) {seen[$1] = ++nw; w[nw] = $1}; if ($3 + 1 > nr) nr = $3 + 1}
-		function stat(a, k,   i, j, t) {for (i = 2; i <= k; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) {t = a[j]; a[j] = a[j - 1]; a[j - 1] = t}
-			return sprintf("%.2fx [%.2f-%.2f]", a[int((k + 1) / 2)], a[1], a[k])}
-		END {for (i = 1; i <= nw; i++) for (m = 1; m <= 4; m++) {mode = m == 1 ? "contention" : m == 2 ? "threshold" : m == 3 ? "full" : "summary"; k = 0; g = 0
-			for (r = 0; r < nr; r++) {
-				if (v[w[i], mode, r] > 0 && v[w[i], "preload", r] > 0) x[++k] = v[w[i], "preload", r] / v[w[i], mode, r]
-				if (v[w[i], mode, r] > 0 && v[w[i], "glibc", r] > 0) y[++g] = v[w[i], mode, r] / v[w[i], "glibc", r]}
-			if (k) print w[i], mode, stat(x, k), (g ? stat(y, g) : "-")}}' "$out/raw/overhead.tsv" >"$tmp/slowdown"
-	awk -F'\t' '{printf "  %-30s %-11s %22s %24s\n", $1, $2, $3, $4}' "$tmp/slowdown"
-	awk -F'\t' '{printf "{\"workload\": \"%s\", \"mode\": \"%s\", \"slowdown_vs_untraced\": \"%s\", \"traced_vs_glibc\": \"%s\"}\n", $1, $2, $3, $4}' \
-		"$tmp/slowdown" >>"$tmp/overhead.extra"
 }
 
 # The uncontended pair in ns per mode, and the floor under the full level's

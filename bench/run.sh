@@ -6,7 +6,8 @@
 #        (normally through `./synctrace.sh bench [ARGS...]`, which builds and
 #        starts a private LTTng session daemon for the traced modes)
 #   NAMES      experiments, default all: twoqueue throughput spin timedrace overhead
-#              families spinplan; not in all: parity (every row, glibc against itself too)
+#              families spinplan apps; not in all: parity (every row, glibc against
+#              itself too)
 #   -r N, N    repeats (default 5); a bare number is the repeat count
 #   -o DIR     results folder (default BUILD_DIR/bench-results, or $ST_BENCH_RESULTS)
 #   --scale F  multiply every timed workload's duration by F (--long: 5)
@@ -46,13 +47,13 @@
 # asserts a speed: the machine may be shared and noisy.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-case ${1:-} in -h | --help | "") sed -n '2,42p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1:-} in -h | --help | "") sed -n '2,/^set -u$/{/^set -u$/!p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 build=$(cd "${1:?usage: run.sh BUILD_DIR [options] [NAMES...]}" && pwd)
 shift
 reps=5
 scale=1
 out=${ST_BENCH_RESULTS:-$build/bench-results}
-all=(twoqueue throughput spin timedrace overhead families spinplan)
+all=(twoqueue throughput spin timedrace overhead families spinplan apps)
 names=()
 loads=()
 while [ $# -gt 0 ]; do
@@ -62,7 +63,7 @@ while [ $# -gt 0 ]; do
 	--scale) scale=$2; shift ;;
 	--long) scale=5 ;;
 	--load) loads+=("$2"); shift ;;
-	-h | --help) sed -n '2,42p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '2,/^set -u$/{/^set -u$/!p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	all) names+=("${all[@]}") ;;
 	parity) names+=(parity) ;;
 	[0-9]*) reps=$1 ;;
@@ -148,6 +149,8 @@ run_one() {
 		shift
 	done
 	exe=$B/$prog
+	# a real program by its absolute path (exp_apps.sh): as installed
+	[[ $prog != /* ]] || exe=$prog
 	RUN_OUT="" RUN_WALL="" RUN_DISCARDED=""
 	if [[ $mode == "pinned "* ]]; then
 		pre=(taskset -c 0)
@@ -155,7 +158,7 @@ run_one() {
 	fi
 	case $mode in
 	glibc | glibc-again) ;;
-	musl) exe=$M/$prog ;;
+	musl) [[ $prog != /* ]] || return 1; exe=$M/$prog ;;
 	preload) env=(LD_PRELOAD="$lib") ;;
 	contention) env=(LD_PRELOAD="$lib $tp") events='synctrace_*' ;;
 	full) env=(SYNCTRACE_LEVEL=full LD_PRELOAD="$lib $tp") events='synctrace_*' ;;
@@ -271,7 +274,7 @@ measure() {
 			for m in "${order[@]}"; do
 				m=${m//_/ }
 				local keep=""
-				[ -n "${COUNT_EVENTS:-}" ] && [ $r -eq 0 ] && [[ $m == contention || $m == full || $m == wrapper || $m == single || $m == threshold || $m == summary ]] && keep=$tmp/evtrace
+				[ -n "${COUNT_EVENTS:-}" ] && [ $r -eq 0 ] && [[ $m == contention || $m == full || $m == wrapper || $m == single || $m == threshold || $m == summary || $m == base-?* ]] && keep=$tmp/evtrace
 				[ "$ld" = quiet ] || load_start "$ld"
 				# shellcheck disable=SC2086
 				if KEEP_TRACE=$keep run_one "$m" $cmd; then
@@ -447,6 +450,46 @@ count_into() {
 	secs=$(sed -n 's/.* seconds=\([0-9.]*\).*/\1/p' <<<"$RUN_OUT")
 	secs=${secs:-${COUNT_SECONDS:-$RUN_WALL}}
 	awk -v l="$2" -v m="$3" -v e="$ev" -v s="$secs" -v d="${RUN_DISCARDED:-0}" -v b="${bytes:-0}" 'BEGIN {printf "%s\t%s\t%s\t%s\t%.0f\t%s\t%.0f\n", l, m, e, s, (s > 0 ? e / s : 0), d, (s > 0 ? b / s : 0)}' >>"$tmp/$1.events"
+}
+
+# slowdown EXP KEY: the slowdown of tracing itself, synctrace untraced
+# (preload) over synctrace traced (contention, threshold, full, summary, and
+# another build's, base-*: the modes EXP ran), of figure KEY, paired by
+# repeat, median [min-max]; issue
+# 3's bar is 1.3 at the contention level, issue 21's 1.05 at the summary
+# level. Beside it, the traced run against glibc untraced (what the program
+# ran at before synctrace).
+slowdown() {
+	local exp=$1 key=$2
+	say ""
+	say "  slowdown of tracing: synctrace untraced / traced, paired by repeat (median [min-max] of $reps; >1 slower when traced)"
+	printf '  %-30s %-11s %22s %24s\n' workload mode "slowdown vs untraced" "traced vs glibc (>1 faster)"
+	awk -F'\t' -v OFS='\t' -v key="$key" '{f = " " $6 " "; if (!match(f, " " key "=[0-9.e+]+")) next
+		v[$1, $2, $3] = substr(f, RSTART + length(key) + 2, RLENGTH - length(key) - 2) + 0
+		if (!($1 in seen)) {seen[$1] = ++nw; w[nw] = $1}; if ($3 + 1 > nr) nr = $3 + 1}
+		function stat(a, k,   i, j, t) {for (i = 2; i <= k; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) {t = a[j]; a[j] = a[j - 1]; a[j - 1] = t}
+			return sprintf("%.2fx [%.2f-%.2f]", a[int((k + 1) / 2)], a[1], a[k])}
+		END {nm = split("contention threshold full summary base-contention base-threshold base-full base-summary", ms, " ")
+			for (i = 1; i <= nw; i++) for (m = 1; m <= nm; m++) {mode = ms[m]; k = 0; g = 0
+			for (r = 0; r < nr; r++) {
+				if (v[w[i], mode, r] > 0 && v[w[i], "preload", r] > 0) x[++k] = v[w[i], "preload", r] / v[w[i], mode, r]
+				if (v[w[i], mode, r] > 0 && v[w[i], "glibc", r] > 0) y[++g] = v[w[i], mode, r] / v[w[i], "glibc", r]}
+			if (k) print w[i], mode, stat(x, k), (g ? stat(y, g) : "-")}}' "$out/raw/$exp.tsv" >"$tmp/slowdown"
+	awk -F'\t' '{printf "  %-30s %-11s %22s %24s\n", $1, $2, $3, $4}' "$tmp/slowdown"
+	awk -F'\t' '{printf "{\"workload\": \"%s\", \"mode\": \"%s\", \"slowdown_vs_untraced\": \"%s\", \"traced_vs_glibc\": \"%s\"}\n", $1, $2, $3, $4}' \
+		"$tmp/slowdown" >>"$tmp/$exp.extra"
+}
+
+# events_table EXP: the events and trace bytes the traced modes wrote
+# (count_into's rows, measure with COUNT_EVENTS), printed and to the JSON.
+events_table() {
+	local exp=$1
+	say ""
+	say "  events written (the first repeat's trace of each traced mode, counted; discarded: events the ring buffer dropped)"
+	printf '  %-30s %-11s %12s %10s %12s %10s %12s\n' workload mode events seconds events/s discarded "trace B/s"
+	[ -s "$tmp/$exp.events" ] || return 0
+	awk -F'\t' '{printf "  %-30s %-11s %12s %10s %12s %10s %12s\n", $1, $2, $3, $4, $5, $6, $7}' "$tmp/$exp.events"
+	awk -F'\t' '{printf "{\"workload\": \"%s\", \"mode\": \"%s\", \"events\": %s, \"seconds\": %s, \"events_per_s\": %s, \"discarded\": %s, \"trace_bytes_per_s\": %s}\n", $1, $2, ($3 == "nan" ? "null" : $3), $4, ($3 == "nan" ? "null" : $5), $6, ($7 == "" ? "null" : $7)}' "$tmp/$exp.events" >>"$tmp/$exp.extra"
 }
 
 LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)

@@ -79,6 +79,7 @@ int st_sem_max_mode = ST_META_SEM_MAX_OFF;
 int st_sem_max = -1;
 long long st_threshold_ns = 0;
 int st_summary_buckets = ST_SUMMARY_BUCKETS_MAX;
+int st_summary_lives = 1;
 
 void st_config_load(void)
 {
@@ -128,6 +129,11 @@ void st_config_load(void)
 			fprintf(stderr, "synctrace: SYNCTRACE_SUMMARY_BUCKETS=%s is not 1 to %d; "
 					"keeping %d\n", s, ST_SUMMARY_BUCKETS_MAX, ST_SUMMARY_BUCKETS_MAX);
 	}
+	/* With creation stacks (tracepoints/stacks.c) the analyzer's class of
+	 * an object is its init site and its stack, which the summary level
+	 * does not see: its lives are not folded by site (trace/summary.c). */
+	if ((s = getenv("SYNCTRACE_STACKS")) && !strcmp(s, "1"))
+		st_summary_lives = 0;
 	if ((s = getenv("SYNCTRACE_CLOCK")) && *s) {
 		if (st_parse_clock(s, &st_clock_tsc_allowed))
 			fprintf(stderr, "synctrace: SYNCTRACE_CLOCK=%s is not auto, "

@@ -29,6 +29,7 @@ extern long long st_threshold_ns; /* SYNCTRACE_THRESHOLD, 0 when off */
  * (src/trace/summary.c), at most its room. */
 #define ST_SUMMARY_BUCKETS_MAX 64
 extern int st_summary_buckets;
+extern int st_summary_lives; /* a thread's summary entry may hold several lives (trace/summary.c) */
 
 void st_config_load(void);
 

@@ -38,6 +38,8 @@ struct agg {
 	int bad;
 	uint64_t caller, caller_ns;
 	int have_caller_ns;
+	uint64_t life_site; /* tag LIFE: whole lives from this init site */
+	int have_life;
 };
 
 static struct hist *hist_of(struct agg *a, int id)
@@ -85,6 +87,15 @@ static void decode(struct agg *a, const uint64_t *kv, unsigned n)
 				a->caller = v;
 			else
 				a->caller_ns = v, a->have_caller_ns = 1;
+			continue;
+		}
+		if (tag == ST_SUMMARY_TAG_LIFE) {
+			/* b 1, the lives: their inits and destroys are in the
+			 * trace, which counts them */
+			if (b == 0)
+				a->life_site = v, a->have_life = 1;
+			else if (b != 1)
+				a->bad = 1;
 			continue;
 		}
 		if (tag < ST_SUMMARY_TAG_BUCKET || tag > ST_SUMMARY_TAG_LEDGER ||
@@ -433,6 +444,37 @@ static enum sa_obj_type type_of(int family)
 	return SA_OBJ_UNKNOWN;
 }
 
+/* Where an aggregate of whole lives from init site `site` goes (format
+ * minor 13; src/trace/summary.c, st_summary_saw): the class of that site,
+ * whatever the address names by now (another object may live there). The
+ * lives are folded already, as a rule (their destroys came first); else,
+ * unfolded (`--by object` keeps every object), the last object of that
+ * site at the address, or in the process. *oi: its row; 0: none found. */
+static int life_row(struct sa_model *m, uint32_t pi, uint64_t addr, enum sa_obj_type type,
+		    uint64_t site, uint32_t *oi)
+{
+	int64_t i = sa_map_get(&m->obj_map, pi, addr);
+	const struct sa_object *o = i >= 0 ? &m->objs[i] : NULL;
+	if (!o || o->caller != site || o->type != type) {
+		i = sa_map_get(&m->class_map, (uint64_t)pi << 8 | (unsigned)type, site);
+		if (i >= 0) {
+			*oi = (uint32_t)i;
+			return 1;
+		}
+		i = -1;
+		for (uint32_t j = m->procs[pi].obj_head; j; j = m->objs[j - 1].next_in_proc)
+			if (m->objs[j - 1].caller == site && m->objs[j - 1].type == type) {
+				i = (int64_t)j - 1;
+				break; /* the list runs newest first */
+			}
+		if (i < 0)
+			return 0;
+		o = &m->objs[i];
+	}
+	*oi = o->instances ? (uint32_t)i : o->klass;
+	return *oi < m->nobjs;
+}
+
 static void summary_event(struct sa_model *m, const struct sa_event *e)
 {
 	uint64_t addr;
@@ -443,15 +485,24 @@ static void summary_event(struct sa_model *m, const struct sa_event *e)
 		m->malformed++;
 		return;
 	}
+	struct agg a = { .nh = 0 };
+	decode(&a, e->arr, e->narr);
+	if (a.bad)
+		m->malformed++;
+	enum sa_obj_type type = type_of((int)e->f[SA_F_summary_object_family].v);
 	/* The object as the events of its life left it: one destroyed (its
 	 * last aggregates come after its destroy when other threads made
-	 * them) and folded gets them in its class. */
+	 * them) and folded gets them in its class; whole lives go to theirs. */
 	uint32_t pi;
 	struct sa_object *o = NULL;
+	int routed = 0;
 	if (!sa_model_proc(m, e, &pi))
-		return;
+		goto out;
 	int64_t i = sa_map_get(&m->obj_map, pi, addr);
-	if (i >= 0 && !m->objs[i].instances && m->objs[i].klass) {
+	if (a.have_life && life_row(m, pi, addr, type, a.life_site, &oi)) {
+		o = &m->objs[oi];
+		routed = 1;
+	} else if (i >= 0 && !m->objs[i].instances && m->objs[i].klass) {
 		oi = m->objs[i].klass;
 		o = &m->objs[oi];
 	} else {
@@ -459,12 +510,7 @@ static void summary_event(struct sa_model *m, const struct sa_event *e)
 	}
 	struct sa_thread *t = sa_model_thread(m, e, &ti);
 	if (!o || !t)
-		return;
-	struct agg a = { .nh = 0 };
-	decode(&a, e->arr, e->narr);
-	if (a.bad)
-		m->malformed++;
-	enum sa_obj_type type = type_of((int)e->f[SA_F_summary_object_family].v);
+		goto out;
 	if (type == SA_OBJ_MUTEX)
 		mutex_part(m, o, &a);
 	else if (type == SA_OBJ_COND)
@@ -483,9 +529,11 @@ static void summary_event(struct sa_model *m, const struct sa_event *e)
 		m->malformed++;
 	o = &m->objs[oi]; /* (the calls above may grow the arrays) */
 	t = &m->threads[ti];
-	name_object(o, e, &a);
+	if (!routed) /* (lives: named by their init) */
+		name_object(o, e, &a);
 	futex_spin_part(m, o, t, &a);
 	ledger_part(m, ti, oi, &a);
+out:
 	for (unsigned i = 0; i < a.nh; i++)
 		sa_dist_free(&a.h[i].d);
 }

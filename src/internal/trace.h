@@ -91,10 +91,22 @@ static inline void st_trace_leave(void)
 #define ST_SUM_DO_2(fam, name, args) st_load_acquire(&st_probes_in)->fam##_##name(ST_NAMES args)
 #define ST_SUM_DO_3(fam, name, args) ((void)0)
 #define ST_SUM_LIFE_init ~, 1
-#define ST_SUM_LIFE_destroy ~, 1
+#define ST_SUM_LIFE_destroy ~, 2
+/* The families whose lives a thread's table may hold several of
+ * (st_summary_saw: ST_SUM_LIFE_FOLDS). */
+#define ST_SUM_FOLDS_sem ~, 1
+#define ST_SUM_FOLDS_cond ~, 1
+#define ST_SUM_FOLDS_rwlock ~, 1
+/* An init's or destroy's caller: its second field (obj, caller, ...). */
+#define ST_SUM_SECOND_NAME_(t1, n1, t2, n2, ...) n2
+#define ST_SUM_LIFE_CALLER_0(args) ((const void *)0)
+#define ST_SUM_LIFE_CALLER_1(args) ((const void *)(uintptr_t)(ST_SUM_SECOND_NAME_ args))
+#define ST_SUM_LIFE_CALLER_2(args) ST_SUM_LIFE_CALLER_1(args)
 #define ST_SUM_DO_0(fam, name, args)                                                \
 	(st_summary_saw((const void *)(uintptr_t)(ST_SUM_FIRST_ args),              \
-			ST_SUM_PROBE_(ST_SUM_LIFE_##name)),                          \
+			ST_SUM_PROBE_(ST_SUM_LIFE_##name) |                          \
+				ST_SUM_PROBE_(ST_SUM_FOLDS_##fam) * ST_SUM_LIFE_FOLDS,     \
+			ST_CAT(ST_SUM_LIFE_CALLER_, ST_SUM_PROBE_(ST_SUM_LIFE_##name))(args)), \
 	 st_load_acquire(&st_probes_in)->fam##_##name(ST_NAMES args))
 #define ST_SUM_DO(fam, name, args) ST_CAT(ST_SUM_DO_, ST_SUMMARY_TAKES(fam, name))(fam, name, args)
 

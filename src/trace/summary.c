@@ -48,6 +48,7 @@
 #define ST_SUM_PROBE 8    /* slots tried before the table is emitted */
 #define ST_SUM_NEAR 4     /* entries remembered by object (a power of two) */
 #define ST_SUM_KEPT 8     /* entries remembered to keep a caller (a power of two) */
+#define ST_SUM_BORN 16    /* objects remembered with their init site (a power of two) */
 #define ST_SUM_NH 6       /* histograms per entry */
 #define ST_SUM_HB ST_SUMMARY_BUCKETS_MAX /* distinct buckets per histogram: 64,
 			     * 8 powers of two with all 8 sub-buckets (a multiple
@@ -82,6 +83,13 @@ struct st_sum_entry {
 	uint8_t hs[ST_SUMMARY_HIST_N]; /* histogram id -> its slot in h + 1, 0: none */
 	uint64_t c[ST_SUMMARY_COUNT_N];
 	struct st_sum_hist h[ST_SUM_NH];
+	/* Whole lives it holds (st_summary_saw): how many, the init site they
+	 * came from; dead: the last one ended and no other began here that
+	 * this thread initialised (an aggregate now is of a life begun
+	 * elsewhere: begin() sends this one out first). */
+	uint32_t lives;
+	int dead;
+	const void *life_site;
 };
 
 struct st_sum_table {
@@ -114,6 +122,12 @@ struct st_sum_table {
 	 * time; anything else is asked again (an entry emitted or reset
 	 * clears its caller, so no place forgets these). */
 	struct st_sum_entry *kept_e[ST_SUM_KEPT];
+	/* Objects of a family that folds which this thread initialised, and
+	 * where (their class): born[born_slot(obj)], kept until their destroy
+	 * or until another takes the slot (its life is then emitted whole). */
+	struct {
+		const void *obj, *site;
+	} born[ST_SUM_BORN];
 	struct st_sum_entry e[ST_SUM_SLOTS];
 	/* The events not aggregated yet (st_summary_defer): the words q[qh]
 	 * to q[qn] (qh: those before it are aggregated, st_summary_step), of
@@ -127,7 +141,7 @@ struct st_sum_table {
 };
 
 _Static_assert(ST_SUM_HB % 16 == 0 && ST_SUM_HB <= 0xffff, "bucket_pos reads 16 at a time");
-_Static_assert(2 * (ST_SUM_HB + 5) <= ST_SUM_KV, "a histogram's pairs fit one event");
+_Static_assert(2 * (ST_SUM_HB + 5) + 4 <= ST_SUM_KV, "a histogram's pairs fit one event");
 
 static struct st_sum_table *volatile st_sum_all;
 static volatile int st_sum_atfork;
@@ -160,6 +174,7 @@ static void table_reset(struct st_sum_table *t)
 	t->used = 0;
 	memset(t->near_obj, 0, sizeof(t->near_obj));
 	memset(t->near_e, 0, sizeof(t->near_e));
+	memset(t->born, 0, sizeof(t->born));
 }
 
 /* In a forked child: what every table holds is the parent's. */
@@ -203,6 +218,8 @@ struct kv {
 	const void *obj;
 	int family, events;
 	unsigned n;
+	unsigned reserve;   /* tail's numbers, added to each event */
+	uint64_t tail[4];
 	uint64_t v[ST_SUM_KV];
 };
 
@@ -210,6 +227,8 @@ static void kv_emit(struct kv *k)
 {
 	if (!k->n)
 		return;
+	for (unsigned i = 0; i < k->reserve; i++)
+		k->v[k->n++] = k->tail[i];
 	st_summary_ev_object(k->obj, k->family, k->n, k->v);
 	k->events++;
 	k->n = 0;
@@ -217,7 +236,7 @@ static void kv_emit(struct kv *k)
 
 static void kv_put(struct kv *k, uint64_t tag, uint64_t a, uint64_t b, uint64_t v)
 {
-	if (k->n + 2 > ST_SUM_KV)
+	if (k->n + 2 + k->reserve > ST_SUM_KV)
 		kv_emit(k);
 	k->v[k->n++] = tag << 56 | a << 16 | b;
 	k->v[k->n++] = v;
@@ -228,7 +247,7 @@ static void kv_put(struct kv *k, uint64_t tag, uint64_t a, uint64_t b, uint64_t 
 static void hist_emit(struct kv *k, const struct st_sum_hist *h, unsigned id, uint64_t timeouts,
 		      uint64_t contended)
 {
-	if (k->n + 2 * (h->n + 5u) > ST_SUM_KV)
+	if (k->n + 2 * (h->n + 5u) + k->reserve > ST_SUM_KV)
 		kv_emit(k);
 	for (unsigned b = 0; b < h->n; b++)
 		kv_put(k, ST_SUMMARY_TAG_BUCKET, id, h->idx[b], h->cnt[b]);
@@ -247,6 +266,14 @@ static int entry_emit(struct st_sum_entry *e)
 	struct kv k = { .obj = e->obj, .family = e->family };
 	if (!e->dirty)
 		return 0;
+	if (e->lives) {
+		/* in every piece of a split entry: each is routed by them */
+		k.tail[0] = (uint64_t)ST_SUMMARY_TAG_LIFE << 56;
+		k.tail[1] = (uint64_t)(uintptr_t)e->life_site;
+		k.tail[2] = (uint64_t)ST_SUMMARY_TAG_LIFE << 56 | 1;
+		k.tail[3] = e->lives;
+		k.reserve = 4;
+	}
 	for (unsigned i = 0; i < ST_SUMMARY_COUNT_N; i++)
 		if (e->c[i])
 			kv_put(&k, ST_SUMMARY_TAG_COUNT, 0, i, e->c[i]);
@@ -451,6 +478,8 @@ begin(const void *obj, int family, int past_woken, const void *caller)
 	struct st_sum_entry *e = entry_of(t, obj);
 	if (st_unlikely(!e))
 		return 0;
+	if (st_unlikely(e->dead)) /* a life begun elsewhere (st_summary_saw) */
+		emit_inside(e, 0);
 	if (family)
 		e->family = family;
 	if (st_unlikely(!e->caller && caller))
@@ -736,18 +765,59 @@ static void agg_spin_loop(const void *obj, int iterations, int outcome, int mode
 		spin_add(e, iterations, outcome, mode, spin_ns);
 }
 
-void st_summary_saw(const void *first, int life)
+static unsigned born_slot(const void *obj)
+{
+	return (unsigned)((uintptr_t)obj >> 4) & (ST_SUM_BORN - 1);
+}
+
+/* Lives, for families that fold (summary.h): an init by this thread is
+ * remembered with its site (born); its destroy, by this thread, finds it
+ * there and leaves the object's entry holding that life (lives, life_site,
+ * dead) instead of sending it out; the next init there from the same site
+ * takes the entry on (not dead: its events are this thread's new life's).
+ * Every other case sends the entry out as before: the analyzer gives an
+ * aggregate without LIFE keys to the object the address names when it
+ * arrives, one with them to the class of its init site. */
+void st_summary_saw(const void *first, int life, const void *caller)
 {
 	struct st_sum_table *t = st_sum_mine;
+	int kind = life & (ST_SUM_LIFE_INIT | ST_SUM_LIFE_DESTROY);
+	int folds = (life & ST_SUM_LIFE_FOLDS) && first && caller && st_summary_lives;
+	if (!t && kind == ST_SUM_LIFE_INIT && folds)
+		t = mine(); /* to remember the birth */
 	if (!t)
 		return;
 	drain(t); /* what it notes comes after them */
 	if (t->woken_obj == first)
 		t->woken_obj = 0;
-	if (life) {
-		struct st_sum_entry *e = entry_find(t, first);
-		if (e && e->dirty)
+	if (!kind)
+		return;
+	struct st_sum_entry *e = entry_find(t, first);
+	unsigned b = born_slot(first);
+	if (kind == ST_SUM_LIFE_INIT) {
+		if (e && e->dirty && !(folds && e->dead && e->life_site == caller))
 			emit_inside(e, 0);
+		else if (e)
+			e->dead = 0; /* the next life from the same site: taken on */
+		if (folds) {
+			/* A birth forgotten here is a life that goes out whole
+			 * at its destroy, as before. */
+			t->born[b].obj = first;
+			t->born[b].site = caller;
+		}
+		return;
+	}
+	const void *site = t->born[b].obj == first ? t->born[b].site : 0;
+	if (site)
+		t->born[b].obj = 0;
+	if (!e || !e->dirty)
+		return;
+	if (folds && site && (!e->lives || e->life_site == site)) {
+		e->lives++;
+		e->life_site = site;
+		e->dead = 1;
+	} else {
+		emit_inside(e, 0);
 	}
 }
 

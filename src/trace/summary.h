@@ -136,10 +136,22 @@ int st_summary_take(unsigned evi, const uint64_t *a);
 int st_summary_step(void);
 
 /* An event emitted at the summary level (not taken), about `first` (its
- * first argument: the object, for the families' events); life: 1 for an
- * init or destroy, before which the thread's aggregate of the object goes
- * out (so it counts for the object's life it belongs to). */
-void st_summary_saw(const void *first, int life);
+ * first argument: the object, for the families' events); life: 0, or
+ * ST_SUM_LIFE_INIT or _DESTROY for an init or destroy (| ST_SUM_LIFE_FOLDS
+ * for a semaphore's, condvar's or rwlock's), whose call site is caller.
+ * Before an init or destroy the thread's aggregate of the object goes out
+ * (so it counts for the object's life it belongs to), but for a life the
+ * thread initialised itself and destroys, of a family that folds: its
+ * aggregate stays, marked as holding that life (summary.def, tag LIFE),
+ * and takes the next life the thread initialises there from the same
+ * site; anything else that touches it (another site, an event of a life
+ * the thread did not see begin) sends it out first. So a thread that
+ * makes and frees objects by the thousand (CPython makes a semaphore per
+ * condition wait) emits an aggregate a second per place, not per life. */
+#define ST_SUM_LIFE_INIT 1
+#define ST_SUM_LIFE_DESTROY 2
+#define ST_SUM_LIFE_FOLDS 4
+void st_summary_saw(const void *first, int life, const void *caller);
 
 /* Emit the calling thread's table now (reason: enum st_summary_reason);
  * inside the trace guard. */

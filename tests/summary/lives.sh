@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Objects made and freed by the hundred (lives.c): the same tables at both
+# levels, each life's numbers in its init site's class, while the summary
+# trace holds an aggregate per thread and run of lives from one site, not
+# one per life (src/trace/summary.c, st_summary_saw).
+# usage: lives.sh SYNCTRACE PROGRAM ROUNDS
+SYNCTRACE=$1 prog=$2 rounds=$3
+. "$(dirname "$0")/../cli/lib.sh"
+. "$(dirname "$0")/lib.sh"
+need_daemon
+record_levels --spin none -- "$prog" "$rounds"
+no_transitions
+# Every number of each family's objects the same at both levels (which
+# of a thread's waits took longest, a whole-trace row, depends on timing:
+# the families are compared apart, as only= does).
+for f in sem cond rwlock; do
+	for level in contention summary; do
+		only=$f project "$T/$level.json" "$comm" >"$T/$level.$f"
+	done
+	if diff <(jq -S '.[1:]' "$T/contention.$f") <(jq -S '.[1:]' "$T/summary.$f") >"$T/diff"; then
+		pass "$f: every table the same at both levels ($(jq '[.[1:] | .. | numbers] | length' "$T/summary.$f") numbers)"
+	else
+		fail "$f: the tables differ (contention <, summary >):"
+		cat "$T/diff" >&2
+	fi
+done
+
+# lives: every init at the contention level (5 objects a round: part 1's
+# semaphore, rwlock and condvar, part 2's semaphore and condvar; 2 more in
+# part 3)
+lives=$(trace_events "$T/contention" | grep "procname = \"$comm\"" | grep -c 'synctrace_\(sem\|rwlock\|cond\):init:' || true)
+if [ "$lives" -eq $((5 * rounds + 2)) ]; then pass "$lives lives of short-lived objects"; else
+	fail "lives: $lives, not $((5 * rounds + 2))"; fi
+
+# the summary level: an object event for each run of lives from one site
+# (part 1: site A A B B ...: a run every 2 rounds, for each of the 3
+# families that aggregate there; part 2 folds every round's lives of each
+# address until the thread exits), nowhere near one per life
+objs=$(trace_events "$T/summary" | grep "procname = \"$comm\"" | grep -c 'synctrace_summary:object:' || true)
+folded=$(babeltrace2 "$T/summary" 2>/dev/null | grep "procname = \"$comm\"" | grep 'synctrace_summary:object:' |
+	grep -c '\] = 576460752303423489,' || true) # tag LIFE << 56 | 1
+if [ "$objs" -gt 0 ] && [ "$objs" -le $((3 * rounds / 2 + 12)) ]; then
+	pass "$objs object events for $lives lives"
+else
+	fail "$objs object events for $lives lives (want at most $((3 * rounds / 2 + 12)))"
+fi
+if [ "$folded" -gt 0 ]; then pass "$folded object events hold lives (tag LIFE)"; else
+	fail "no object event holds lives"; fi
+
+# each site's class got its own lives' numbers: part 1's semaphores
+# failed 2 trywaits and timed out once a life, in rounds/2 lives a site
+for level in contention summary; do
+	n=$(jq '[.tables[] | select(.name == "contention.locks") | .rows[] | select(.procname == "'"$comm"'" and .type == "sem")] | length' "$T/$level.json")
+	[ "$n" -ge 2 ] && pass "$level: $n semaphore rows" || fail "$level: $n semaphore rows"
+done
+finish

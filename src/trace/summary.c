@@ -117,14 +117,15 @@ struct st_sum_table {
 	struct st_sum_entry *near_e[ST_SUM_NEAR];
 	unsigned near_next;
 	/* Entries found to keep a caller, by a hash of their object
-	 * (st_summary_defer's fast path): kept_e[kept_slot(obj)] whose obj is
-	 * still obj and whose caller is still set says its event needs no
-	 * time; anything else is asked again (an entry emitted or reset
-	 * clears its caller, so no place forgets these). */
+	 * (st_summary_defer's fast path): kept_e[addr_slot(obj, ST_SUM_KEPT)]
+	 * whose obj is still obj and whose caller is still set says its event
+	 * needs no time; anything else is asked again (an entry emitted or
+	 * reset clears its caller, so no place forgets these). */
 	struct st_sum_entry *kept_e[ST_SUM_KEPT];
 	/* Objects of a family that folds which this thread initialised, and
-	 * where (their class): born[born_slot(obj)], kept until their destroy
-	 * or until another takes the slot (its life is then emitted whole). */
+	 * where (their class): born[addr_slot(obj, ST_SUM_BORN)], kept until
+	 * their destroy or until another takes the slot (its life is then
+	 * emitted whole). */
 	struct {
 		const void *obj, *site;
 	} born[ST_SUM_BORN];
@@ -340,6 +341,12 @@ static unsigned slot_home(const void *obj)
 {
 	uintptr_t h = ((uintptr_t)obj >> 3) * 0x9E3779B97F4A7C15ull;
 	return (unsigned)(h >> 58) & (ST_SUM_SLOTS - 1);
+}
+
+/* obj's slot among n remembered (n a power of two: kept_e, born). */
+static inline unsigned addr_slot(uint64_t obj, unsigned n)
+{
+	return (unsigned)(obj >> 4) & (n - 1);
 }
 
 /* obj's entry in t, NULL if it has none. */
@@ -765,11 +772,6 @@ static void agg_spin_loop(const void *obj, int iterations, int outcome, int mode
 		spin_add(e, iterations, outcome, mode, spin_ns);
 }
 
-static unsigned born_slot(const void *obj)
-{
-	return (unsigned)((uintptr_t)obj >> 4) & (ST_SUM_BORN - 1);
-}
-
 /* Lives, for families that fold (summary.h): an init by this thread is
  * remembered with its site (born); its destroy, by this thread, finds it
  * there and leaves the object's entry holding that life (lives, life_site,
@@ -793,7 +795,7 @@ void st_summary_saw(const void *first, int life, const void *caller)
 	if (!kind)
 		return;
 	struct st_sum_entry *e = entry_find(t, first);
-	unsigned b = born_slot(first);
+	unsigned b = addr_slot((uintptr_t)first, ST_SUM_BORN);
 	if (kind == ST_SUM_LIFE_INIT) {
 		if (e && e->dirty && !(folds && e->dead && e->life_site == caller))
 			emit_inside(e, 0);
@@ -1298,11 +1300,6 @@ static const unsigned char idle_after[ST_EVI_N] = {
 	[ST_EVI_spin_loop] = IDLE_NOW,
 };
 
-static inline unsigned kept_slot(uint64_t obj)
-{
-	return (unsigned)(obj >> 4) & (ST_SUM_KEPT - 1);
-}
-
 /* Whether obj's entry keeps a caller already (from what was aggregated);
  * remembered in kept_e if so. */
 static int caller_kept(struct st_sum_table *t, const void *obj)
@@ -1312,7 +1309,7 @@ static int caller_kept(struct st_sum_table *t, const void *obj)
 		e = entry_find(t, obj);
 	if (!e || !e->caller)
 		return 0;
-	t->kept_e[kept_slot((uintptr_t)obj)] = e;
+	t->kept_e[addr_slot((uintptr_t)obj, ST_SUM_KEPT)] = e;
 	return 1;
 }
 
@@ -1383,7 +1380,7 @@ void st_summary_defer(unsigned evi, unsigned n, const uint64_t *w, int caller)
 		age_check(t); /* the operation's first event: table_age, out of line */
 	if (st_unlikely(!t || (at = t->qn) + 1 + n > ST_SUM_QW ||
 			(caller && n &&
-			 (!(k = t->kept_e[kept_slot(w[0])]) || (uintptr_t)k->obj != w[0] ||
+			 (!(k = t->kept_e[addr_slot(w[0], ST_SUM_KEPT)]) || (uintptr_t)k->obj != w[0] ||
 			  !k->caller)))) {
 		defer_slow(evi, n, w, caller);
 		return;

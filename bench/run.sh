@@ -455,10 +455,9 @@ count_into() {
 # slowdown EXP KEY: the slowdown of tracing itself, synctrace untraced
 # (preload) over synctrace traced (contention, threshold, full, summary, and
 # another build's, base-*: the modes EXP ran), of figure KEY, paired by
-# repeat, median [min-max]; issue
-# 3's bar is 1.3 at the contention level, issue 21's 1.05 at the summary
-# level. Beside it, the traced run against glibc untraced (what the program
-# ran at before synctrace).
+# repeat, median [min-max]; issue 3's bar is 1.3 at the contention level,
+# issue 21's 1.05 at the summary level. Beside it, the traced run against
+# glibc untraced (what the program ran at before synctrace).
 slowdown() {
 	local exp=$1 key=$2
 	say ""

@@ -28,10 +28,10 @@ uint32_t sa_model_row(const struct sa_model *m, uint32_t oi)
 
 uint32_t sa_model_objects_seen(const struct sa_model *m)
 {
-	uint32_t n = 0;
+	uint64_t n = m->unrecorded;
 	for (uint32_t i = 0; i < m->nobjs; i++)
 		n += !m->objs[i].is_class;
-	return n;
+	return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
 }
 
 /* The per-object futex and spin counters (struct sa_object). */
@@ -104,7 +104,7 @@ void sa_model_fold(struct sa_model *m, uint32_t oi)
 	}
 	if (fold_counters(c, o))
 		m->oom = 1;
-	c->instances++;
+	c->instances += 1 + o->unrecorded;
 	sa_waits_fold(m, (uint32_t)ci, oi);
 	sa_wl_fold(m, (uint32_t)ci, oi);
 	sa_spin_replay_fold(m, (uint32_t)ci, oi);

@@ -153,6 +153,11 @@ struct sa_object {
 	 * folded into the class `klass` (its slot keeps proc, addr, type and
 	 * caller, nothing else: reports skip it). */
 	uint32_t instances;
+	/* An object: lives of its init site the trace holds no record of,
+	 * which the summary level counted in its aggregates (summary.c: tag
+	 * LIFE, b 2) while the analyzer saw this object go on; its class
+	 * counts them as objects when it is folded (sa_obj_instances). */
+	uint32_t unrecorded;
 	uint32_t klass;
 	int is_class;        /* a class's slot (outside the object map), whatever its instances */
 	int inited;          /* its init event was seen: a lifetime inside the trace */
@@ -201,6 +206,7 @@ struct sa_model {
 	int fold_obj_due, fold_proc_due;
 	uint32_t fold_oi, fold_pi;
 	uint64_t folded;         /* objects folded into classes */
+	uint64_t unrecorded;     /* lives without records (sa_object.unrecorded) */
 	/* The wait the event being fed ended, if any (for observers: the
 	 * timeline draws it whatever the family). */
 	struct {

@@ -40,6 +40,7 @@ struct agg {
 	int have_caller_ns;
 	uint64_t life_site; /* tag LIFE: whole lives from this init site */
 	int have_life;
+	uint64_t unrecorded; /* b 2: lives of them with no init or destroy record */
 };
 
 static struct hist *hist_of(struct agg *a, int id)
@@ -90,10 +91,12 @@ static void decode(struct agg *a, const uint64_t *kv, unsigned n)
 			continue;
 		}
 		if (tag == ST_SUMMARY_TAG_LIFE) {
-			/* b 1, the lives: their inits and destroys are in the
-			 * trace, which counts them */
+			/* b 1, the lives: the trace's inits and destroys count
+			 * them, but for those b 2 says have none (minor 14) */
 			if (b == 0)
 				a->life_site = v, a->have_life = 1;
+			else if (b == 2)
+				a->unrecorded += v;
 			else if (b != 1)
 				a->bad = 1;
 			continue;
@@ -533,6 +536,12 @@ static void summary_event(struct sa_model *m, const struct sa_event *e)
 		name_object(o, e, &a);
 	futex_spin_part(m, o, t, &a);
 	ledger_part(m, ti, oi, &a);
+	if (a.unrecorded) { /* objects: a class's now, an object's once folded */
+		uint64_t u = a.unrecorded;
+		uint32_t *n = o->is_class ? &o->instances : &o->unrecorded;
+		*n = u > UINT32_MAX - *n ? UINT32_MAX : *n + (uint32_t)u;
+		m->unrecorded += u;
+	}
 out:
 	for (unsigned i = 0; i < a.nh; i++)
 		sa_dist_free(&a.h[i].d);

@@ -239,7 +239,7 @@ static int class_of(const struct sa_model *m, const struct keyed *ks, uint32_t n
 		const struct sa_object *ob = &m->objs[ks[i].obj];
 		keep_min(&c->name, ks[i].nm.name);
 		keep_min(&c->site, ks[i].nm.site);
-		c->objects += ob->instances;
+		c->objects += sa_obj_instances(ob);
 		for (int k = 0; k < SA_WAIT_NKINDS; k++) {
 			const struct sa_wait_stat *s = sa_object_wait(ob, (enum sa_wait_kind)k);
 			if (!s || !(s->waits || s->contended || s->timeouts))

@@ -235,7 +235,7 @@ int sa_waits_view_make(const struct sa_model *m, const struct sa_report_opts *o,
 		struct sa_wgroup *g = &v->groups[v->ngroups - 1];
 		const struct sa_object *ob = &m->objs[ks[i].obj];
 		g->nobjs++;
-		g->instances += ob->instances;
+		g->instances += sa_obj_instances(ob);
 		uint64_t w = 0;
 		for (int k = 0; k < SA_WAIT_NKINDS; k++) {
 			const struct sa_wait_stat *s = sa_object_wait(ob, (enum sa_wait_kind)k);

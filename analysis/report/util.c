@@ -102,7 +102,7 @@ uint64_t sa_dist_mean(const struct sa_dist *d)
 
 uint32_t sa_obj_instances(const struct sa_object *o)
 {
-	return o->instances;
+	return o->instances ? o->instances + o->unrecorded : 0;
 }
 
 void sa_id_fill(const struct sa_model *m, uint32_t obj, struct sa_cell *c)

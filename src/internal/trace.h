@@ -83,7 +83,8 @@ static inline void st_trace_leave(void)
 /* The summary level (trace flags ST_TRACE_SUMMARY): an event its
  * aggregator takes goes there instead of the probe (src/trace/summary.h);
  * another is emitted, and noted (st_summary_saw: an init or destroy ends
- * an object's life) unless it is one of the summary's own (mode 2). */
+ * an object's life; it may keep the record, below) unless it is one of the
+ * summary's own (mode 2). */
 #define ST_SUM_FIRST_(t, n, ...) n
 #define ST_SUM_DO_1(fam, name, args)                                          \
 	st_summary_defer(ST_EVI_##fam##_##name, ST_NARGS args / 2,            \
@@ -92,22 +93,24 @@ static inline void st_trace_leave(void)
 #define ST_SUM_DO_3(fam, name, args) ((void)0)
 #define ST_SUM_LIFE_init ~, 1
 #define ST_SUM_LIFE_destroy ~, 2
-/* The families whose lives a thread's table may hold several of
- * (st_summary_saw: ST_SUM_LIFE_FOLDS). */
-#define ST_SUM_FOLDS_sem ~, 1
-#define ST_SUM_FOLDS_cond ~, 1
-#define ST_SUM_FOLDS_rwlock ~, 1
-/* An init's or destroy's caller: its second field (obj, caller, ...). */
-#define ST_SUM_SECOND_NAME_(t1, n1, t2, n2, ...) n2
-#define ST_SUM_LIFE_CALLER_0(args) ((const void *)0)
-#define ST_SUM_LIFE_CALLER_1(args) ((const void *)(uintptr_t)(ST_SUM_SECOND_NAME_ args))
-#define ST_SUM_LIFE_CALLER_2(args) ST_SUM_LIFE_CALLER_1(args)
-#define ST_SUM_DO_0(fam, name, args)                                                \
-	(st_summary_saw((const void *)(uintptr_t)(ST_SUM_FIRST_ args),              \
-			ST_SUM_PROBE_(ST_SUM_LIFE_##name) |                          \
-				ST_SUM_PROBE_(ST_SUM_FOLDS_##fam) * ST_SUM_LIFE_FOLDS,     \
-			ST_CAT(ST_SUM_LIFE_CALLER_, ST_SUM_PROBE_(ST_SUM_LIFE_##name))(args)), \
-	 st_load_acquire(&st_probes_in)->fam##_##name(ST_NAMES args))
+/* The families whose lives a thread's table may hold several of, as their
+ * summary.def family (st_summary_saw: ST_SUM_LIFE_FAMILY). */
+#define ST_SUM_FOLDS_sem ~, 3
+#define ST_SUM_FOLDS_cond ~, 2
+#define ST_SUM_FOLDS_rwlock ~, 4
+/* An init's or destroy's fields as words (obj, caller, ...: a destroy's
+ * are kept to be written later, an init's compared with the next one's). */
+#define ST_SUM_LIFE_WORDS_0(args) ((const uint64_t *)0)
+#define ST_SUM_LIFE_WORDS_1(args) ((const uint64_t[]){ ST_WORDS args })
+#define ST_SUM_LIFE_WORDS_2(args) ST_SUM_LIFE_WORDS_1(args)
+#define ST_SUM_DO_0(fam, name, args)                                                  \
+	(st_summary_saw((const void *)(uintptr_t)(ST_SUM_FIRST_ args),                \
+			ST_SUM_PROBE_(ST_SUM_LIFE_##name) |                            \
+				ST_SUM_PROBE_(ST_SUM_FOLDS_##fam) << ST_SUM_LIFE_FAMILY,     \
+			ST_NARGS args / 2,                                             \
+			ST_CAT(ST_SUM_LIFE_WORDS_, ST_SUM_PROBE_(ST_SUM_LIFE_##name))(args)) \
+		 ? (void)0                                                             \
+		 : (void)st_load_acquire(&st_probes_in)->fam##_##name(ST_NAMES args))
 #define ST_SUM_DO(fam, name, args) ST_CAT(ST_SUM_DO_, ST_SUMMARY_TAKES(fam, name))(fam, name, args)
 
 /* The probe may re-enter the primitives (lttng-ust locks our mutexes

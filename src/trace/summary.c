@@ -32,6 +32,7 @@
 #include "trace/summary.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -90,6 +91,9 @@ struct st_sum_entry {
 	uint32_t lives;
 	int dead;
 	const void *life_site;
+	/* Of those, lives whose init and destroy records were left out (the
+	 * graves, st_summary_saw): the analyzer counts them as objects. */
+	uint32_t unrecorded;
 };
 
 struct st_sum_table {
@@ -128,7 +132,9 @@ struct st_sum_table {
 	 * emitted whole). */
 	struct {
 		const void *obj, *site;
+		uint64_t iw[2]; /* the init's fields after obj and caller */
 	} born[ST_SUM_BORN];
+	unsigned graves;           /* graves it kept (some may be gone) */
 	struct st_sum_entry e[ST_SUM_SLOTS];
 	/* The events not aggregated yet (st_summary_defer): the words q[qh]
 	 * to q[qn] (qh: those before it are aggregated, st_summary_step), of
@@ -178,11 +184,144 @@ static void table_reset(struct st_sum_table *t)
 	memset(t->born, 0, sizeof(t->born));
 }
 
-/* In a forked child: what every table holds is the parent's. */
+/* ---- graves: destroys kept back (st_summary_saw) --------------------------
+ * Process-wide, in .bss: ST_SUM_GRAVES keys in buckets of 8 (a cache
+ * line: a look at an address reads one line), each with its grave beside.
+ * A key is 0 (free), addr | G_SET (a destroy kept) or addr | G_BUSY (being
+ * written in, or taken out); the objects are 4-aligned (a futex word), so
+ * those bits are free. A key leaves 0 or G_SET only by CAS: the thread
+ * that makes it G_BUSY owns the grave until it stores the next key, so a
+ * kept destroy is written once, by one thread. A grave holds numbers, not
+ * pointers to follow: the object may be freed or reused meanwhile. */
+#define ST_SUM_GRAVES 256 /* a multiple of 8 */
+#define G_SET 1u
+#define G_BUSY 2u
+
+struct st_sum_grave {
+	const struct st_sum_table *owner; /* the thread (its table) that kept it */
+	int family;                       /* summary.def's */
+	const void *site, *caller;        /* the life's init site, the destroy's caller */
+	uint64_t iw[2], dw[2];            /* the init's, the destroy's fields after obj, caller */
+};
+
+static uint64_t st_sum_gkey[ST_SUM_GRAVES] __attribute__((aligned(64)));
+static struct st_sum_grave st_sum_grave[ST_SUM_GRAVES];
+
+_Static_assert(ST_SUMMARY_FAMILY_COND == 2 && ST_SUMMARY_FAMILY_SEM == 3 &&
+		       ST_SUMMARY_FAMILY_RWLOCK == 4,
+	       "internal/trace.h's ST_SUM_FOLDS_ are summary.def's families");
+
+static unsigned grave_bucket(uintptr_t x)
+{
+	return (unsigned)(((x >> 3) * 0x9E3779B97F4A7C15ull) >> 40) % (ST_SUM_GRAVES / 8) * 8;
+}
+
+static int gkey_cas(uint64_t *k, uint64_t expected, uint64_t desired)
+{
+	return __atomic_compare_exchange_n(k, &expected, desired, 0, __ATOMIC_ACQ_REL,
+					   __ATOMIC_ACQUIRE);
+}
+
+/* The grave kept at x, now G_BUSY (the caller's: grave_free it), or -1.
+ * One being written or taken out by another thread is waited for: what
+ * is written about x stays in the order it happened. */
+static int grave_take(uintptr_t x)
+{
+	unsigned b = grave_bucket(x);
+	for (unsigned i = b; i < b + 8; i++) {
+		uint64_t k = st_load_acquire(&st_sum_gkey[i]);
+		for (unsigned spins = 0; (k & ~(uint64_t)3) == x; spins++) {
+			if (k == (x | G_SET) && gkey_cas(&st_sum_gkey[i], k, x | G_BUSY))
+				return (int)i;
+			if (spins > 100)
+				sched_yield();
+			else
+				st_cpu_relax();
+			k = st_load_acquire(&st_sum_gkey[i]);
+		}
+	}
+	return -1;
+}
+
+static void grave_free(int g)
+{
+	st_store_release(&st_sum_gkey[g], 0);
+}
+
+/* Write grave g's destroy (its thread's, late). Inside the trace guard. */
+static void grave_write(int g)
+{
+	const struct st_sum_grave *r = &st_sum_grave[g];
+	const void *obj = (const void *)(uintptr_t)(st_sum_gkey[g] & ~(uint64_t)3);
+	const void *caller = st_tls.caller;
+	const struct st_probes *p = st_load_acquire(&st_probes_in);
+	if (r->family == ST_SUMMARY_FAMILY_SEM)
+		p->sem_destroy(obj, r->caller, (int)r->dw[0], (int)r->dw[1]);
+	else if (r->family == ST_SUMMARY_FAMILY_COND)
+		p->cond_destroy(obj, r->caller, (uint32_t)r->dw[0], (uint32_t)r->dw[1]);
+	else if (r->family == ST_SUMMARY_FAMILY_RWLOCK)
+		p->rwlock_destroy(obj, r->caller);
+	st_tls.caller = caller;
+}
+
+/* Keep t's destroy of x (family, the life's init site and fields, the
+ * destroy's caller and fields) in a grave; 0: none free in x's bucket
+ * (the destroy is written now). */
+static int grave_keep(struct st_sum_table *t, uintptr_t x, int family, const void *site,
+		      const uint64_t *iw, const void *caller, const uint64_t *dw)
+{
+	if (x & 3)
+		return 0;
+	unsigned b = grave_bucket(x);
+	for (unsigned i = b; i < b + 8; i++)
+		if (!st_load_relaxed(&st_sum_gkey[i]) && gkey_cas(&st_sum_gkey[i], 0, x | G_BUSY)) {
+			struct st_sum_grave *r = &st_sum_grave[i];
+			r->owner = t;
+			r->family = family;
+			r->site = site;
+			r->caller = caller;
+			r->iw[0] = iw[0], r->iw[1] = iw[1];
+			r->dw[0] = dw[0], r->dw[1] = dw[1];
+			st_store_release(&st_sum_gkey[i], x | G_SET);
+			t->graves++;
+			return 1;
+		}
+	return 0;
+}
+
+/* Write the graves t kept (every grave: NULL). Inside the trace guard. */
+static void graves_out(const struct st_sum_table *t)
+{
+	for (unsigned i = 0; i < ST_SUM_GRAVES; i++) {
+		uint64_t k = st_load_relaxed(&st_sum_gkey[i]);
+		if (!(k & G_SET) || !gkey_cas(&st_sum_gkey[i], k, (k & ~(uint64_t)3) | G_BUSY))
+			continue;
+		if (t && st_sum_grave[i].owner != t) {
+			st_store_release(&st_sum_gkey[i], k); /* another thread's */
+			continue;
+		}
+		grave_write((int)i);
+		grave_free((int)i);
+	}
+}
+
+/* graves_out from outside the trace guard (an exit). */
+static void graves_out_now(const struct st_sum_table *t)
+{
+	int guard = st_tls.guard;
+	st_tls.guard = 1;
+	graves_out(t);
+	st_tls.guard = guard;
+}
+
+/* In a forked child: what every table holds is the parent's, and so are
+ * the graves (the parent writes them). */
 static void forked_child(void)
 {
+	memset(st_sum_gkey, 0, sizeof(st_sum_gkey));
 	for (struct st_sum_table *t = st_sum_all; t; t = t->next) {
 		table_reset(t);
+		t->graves = 0;
 		t->qh = t->qn = 0;
 		t->since_ns = 0;
 		t->woken_obj = 0;
@@ -220,19 +359,21 @@ struct kv {
 	int family, events;
 	unsigned n;
 	unsigned reserve;   /* tail's numbers, added to each event */
-	uint64_t tail[4];
+	uint64_t tail[6];
 	uint64_t v[ST_SUM_KV];
 };
 
 static void kv_emit(struct kv *k)
 {
-	if (!k->n)
+	if (!k->n && !(k->reserve && !k->events)) /* (a tail alone: one event) */
 		return;
 	for (unsigned i = 0; i < k->reserve; i++)
 		k->v[k->n++] = k->tail[i];
 	st_summary_ev_object(k->obj, k->family, k->n, k->v);
 	k->events++;
 	k->n = 0;
+	if (k->reserve == 6)
+		k->reserve = 4; /* (LIFE's b 2 once: the analyzer adds it up) */
 }
 
 static void kv_put(struct kv *k, uint64_t tag, uint64_t a, uint64_t b, uint64_t v)
@@ -267,13 +408,16 @@ static int entry_emit(struct st_sum_entry *e)
 	struct kv k = { .obj = e->obj, .family = e->family };
 	if (!e->dirty)
 		return 0;
-	if (e->lives) {
-		/* in every piece of a split entry: each is routed by them */
+	if (e->lives || e->unrecorded) {
+		/* in every piece of a split entry: each is routed by them (the
+		 * lives without records in the first piece alone) */
 		k.tail[0] = (uint64_t)ST_SUMMARY_TAG_LIFE << 56;
 		k.tail[1] = (uint64_t)(uintptr_t)e->life_site;
 		k.tail[2] = (uint64_t)ST_SUMMARY_TAG_LIFE << 56 | 1;
 		k.tail[3] = e->lives;
-		k.reserve = 4;
+		k.tail[4] = (uint64_t)ST_SUMMARY_TAG_LIFE << 56 | 2;
+		k.tail[5] = e->unrecorded;
+		k.reserve = e->unrecorded ? 6 : 4;
 	}
 	for (unsigned i = 0; i < ST_SUMMARY_COUNT_N; i++)
 		if (e->c[i])
@@ -442,6 +586,10 @@ static __attribute__((noinline)) void table_age(struct st_sum_table *t)
 		drain(t);
 		table_emit(t, ST_SUMMARY_REASON_AGE, 1);
 		t->since_ns = now;
+		if (t->graves) { /* a kept destroy at most ~a second late */
+			t->graves = 0;
+			graves_out(t);
+		}
 	}
 }
 
@@ -779,24 +927,53 @@ static void agg_spin_loop(const void *obj, int iterations, int outcome, int mode
  * takes the entry on (not dead: its events are this thread's new life's).
  * Every other case sends the entry out as before: the analyzer gives an
  * aggregate without LIFE keys to the object the address names when it
- * arrives, one with them to the class of its init site. */
-void st_summary_saw(const void *first, int life, const void *caller)
+ * arrives, one with them to the class of its init site.
+ * The records: such a destroy (one that tells nothing but the end: no
+ * sleeper left on a semaphore) goes to a grave instead of the trace; the
+ * same thread's next init there, same site and fields, takes it back and
+ * neither is written (entry: unrecorded); any other init or destroy of
+ * that address writes it first. So the analyzer sees the lives as one,
+ * named by its first init, and posters' aggregates meanwhile go to it as
+ * the address names it; no other init can come between unseen. */
+int st_summary_saw(const void *first, int life, unsigned n, const uint64_t *w)
 {
 	struct st_sum_table *t = st_sum_mine;
 	int kind = life & (ST_SUM_LIFE_INIT | ST_SUM_LIFE_DESTROY);
-	int folds = (life & ST_SUM_LIFE_FOLDS) && first && caller && st_summary_lives;
+	int family = life >> ST_SUM_LIFE_FAMILY;
+	const void *caller = kind && w && n >= 2 ? (const void *)(uintptr_t)w[1] : 0;
+	int folds = family && first && caller && n <= 4 && st_summary_lives;
+	uint64_t fw[2] = { 0, 0 }; /* its fields after obj and caller */
+	for (unsigned i = 2; kind && w && i < n && i < 4; i++)
+		fw[i - 2] = w[i];
 	if (!t && kind == ST_SUM_LIFE_INIT && folds)
 		t = mine(); /* to remember the birth */
-	if (!t)
-		return;
-	drain(t); /* what it notes comes after them */
-	if (t->woken_obj == first)
-		t->woken_obj = 0;
-	if (!kind)
-		return;
-	struct st_sum_entry *e = entry_find(t, first);
+	if (t) {
+		drain(t); /* what it notes comes after them */
+		if (t->woken_obj == first)
+			t->woken_obj = 0;
+		if (kind)
+			age_check(t);
+	}
+	/* A destroy kept at this address: taken back by this thread's next
+	 * life there, else written now (before this record). */
+	int g = kind && first ? grave_take((uintptr_t)first) : -1;
+	struct st_sum_entry *e = 0;
+	if (g >= 0) {
+		const struct st_sum_grave *r = &st_sum_grave[g];
+		if (kind == ST_SUM_LIFE_INIT && folds && r->owner == t && r->family == family &&
+		    r->site == caller && r->iw[0] == fw[0] && r->iw[1] == fw[1])
+			e = entry_of(t, first); /* (NULL: no room, written after all) */
+		if (!e)
+			grave_write(g);
+		grave_free(g);
+	}
+	if (!t || !kind)
+		return 0;
 	unsigned b = addr_slot((uintptr_t)first, ST_SUM_BORN);
 	if (kind == ST_SUM_LIFE_INIT) {
+		int taken = e != 0; /* the grave: no record of the last destroy nor this init */
+		if (!e)
+			e = entry_find(t, first);
 		if (e && e->dirty && !(folds && e->dead && e->life_site == caller))
 			emit_inside(e, 0);
 		else if (e)
@@ -806,21 +983,37 @@ void st_summary_saw(const void *first, int life, const void *caller)
 			 * at its destroy, as before. */
 			t->born[b].obj = first;
 			t->born[b].site = caller;
+			t->born[b].iw[0] = fw[0];
+			t->born[b].iw[1] = fw[1];
 		}
-		return;
+		if (taken) {
+			e->family = family;
+			e->life_site = caller;
+			e->unrecorded++;
+			e->dirty = 1;
+			e->dead = 0;
+			if (!t->since_ns)
+				t->since_ns = coarse_ns();
+		}
+		return taken;
 	}
+	e = entry_find(t, first);
 	const void *site = t->born[b].obj == first ? t->born[b].site : 0;
 	if (site)
 		t->born[b].obj = 0;
-	if (!e || !e->dirty)
-		return;
-	if (folds && site && (!e->lives || e->life_site == site)) {
-		e->lives++;
-		e->life_site = site;
-		e->dead = 1;
-	} else {
-		emit_inside(e, 0);
+	if (e && e->dirty) {
+		if (folds && site && (!e->lives || e->life_site == site)) {
+			e->lives++;
+			e->life_site = site;
+			e->dead = 1;
+		} else {
+			emit_inside(e, 0);
+		}
 	}
+	/* A semaphore with sleepers left is misuse the record must tell. */
+	if (folds && site && !(family == ST_SUMMARY_FAMILY_SEM && fw[1]))
+		return grave_keep(t, (uintptr_t)first, family, site, t->born[b].iw, caller, fw);
+	return 0;
 }
 
 /* ---- condvars (analysis/model/cond.c) ---------------------------------- */
@@ -1418,7 +1611,10 @@ void st_summary_thread_exit(void)
 	if (st_tracing() && !st_tls.guard) {
 		drain(t);
 		table_emit(t, ST_SUMMARY_REASON_THREAD_EXIT, 0);
+		if (t->graves)
+			graves_out_now(t);
 	}
+	t->graves = 0;
 	st_sum_mine = 0;
 	st_tls.sum_pending = 0;
 	table_reset(t);
@@ -1436,4 +1632,5 @@ void st_summary_flush_all(void)
 			drain(t);
 			table_emit(t, ST_SUMMARY_REASON_PROCESS_EXIT, 0);
 		}
+	graves_out_now(0);
 }

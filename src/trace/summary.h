@@ -137,8 +137,11 @@ int st_summary_step(void);
 
 /* An event emitted at the summary level (not taken), about `first` (its
  * first argument: the object, for the families' events); life: 0, or
- * ST_SUM_LIFE_INIT or _DESTROY for an init or destroy (| ST_SUM_LIFE_FOLDS
- * for a semaphore's, condvar's or rwlock's), whose call site is caller.
+ * ST_SUM_LIFE_INIT or _DESTROY for an init or destroy, | the object's
+ * summary.def family << ST_SUM_LIFE_FAMILY for a semaphore's, condvar's or
+ * rwlock's (the families that fold); w: an init's or destroy's n fields as
+ * words (obj, caller, ...), else NULL. 1: the event is not to be written
+ * (its record is folded too, below); 0: write it.
  * Before an init or destroy the thread's aggregate of the object goes out
  * (so it counts for the object's life it belongs to), but for a life the
  * thread initialised itself and destroys, of a family that folds: its
@@ -147,11 +150,19 @@ int st_summary_step(void);
  * site; anything else that touches it (another site, an event of a life
  * the thread did not see begin) sends it out first. So a thread that
  * makes and frees objects by the thousand (CPython makes a semaphore per
- * condition wait) emits an aggregate a second per place, not per life. */
+ * condition wait) emits an aggregate a second per place, not per life.
+ * The records go the same way (format minor 14): such a destroy is kept
+ * back, process-wide (a "grave": the object's address, the thread, its
+ * init site and fields, the destroy's fields); the same thread's next init
+ * there, from the same site with the same fields, writes neither record
+ * (the analyzer sees one life go on, and counts the lives the aggregate
+ * says were left out: tag LIFE, b 2); any other init or destroy there, by
+ * any thread, writes the kept destroy first, and so do the thread's age
+ * (once a second), its exit and the process's. */
 #define ST_SUM_LIFE_INIT 1
 #define ST_SUM_LIFE_DESTROY 2
-#define ST_SUM_LIFE_FOLDS 4
-void st_summary_saw(const void *first, int life, const void *caller);
+#define ST_SUM_LIFE_FAMILY 3
+int st_summary_saw(const void *first, int life, unsigned n, const uint64_t *w);
 
 /* Emit the calling thread's table now (reason: enum st_summary_reason);
  * inside the trace guard. */

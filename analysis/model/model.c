@@ -320,6 +320,30 @@ struct sa_object *sa_model_object_init(struct sa_model *m, const struct sa_event
 	return o;
 }
 
+struct sa_object *sa_model_object_as(struct sa_model *m, const struct sa_event *e, uint64_t addr,
+				     int is_init, enum sa_obj_type type, uint32_t *idx)
+{
+	struct sa_object *o = is_init ? sa_model_object_init(m, e, addr, idx)
+				      : sa_model_object(m, e, addr, idx);
+	if (!o || type == SA_OBJ_UNKNOWN || o->type == SA_OBJ_UNKNOWN || o->type == type ||
+	    o->shared || !o->instances)
+		return o;
+	/* A destroy of the object that was there: it ended already (a kept
+	 * destroy comes late); nothing begins. */
+	if (e->id == SA_EV_sem_destroy || e->id == SA_EV_cond_destroy ||
+	    e->id == SA_EV_rwlock_destroy || e->id == SA_EV_mutex_destroy ||
+	    e->id == SA_EV_barrier_destroy)
+		return NULL;
+	uint32_t old = *idx;
+	o->destroyed = 1;
+	if (!(o = new_object(m, o->proc, e, addr, o->instance + 1, idx)))
+		return NULL;
+	o->events++;
+	o->inited = is_init;
+	sa_model_fold(m, old); /* (the slots may move) */
+	return &m->objs[*idx];
+}
+
 void *sa_model_typed(struct sa_model *m, struct sa_object *o, enum sa_obj_type type)
 {
 	const struct sa_family *f = sa_family_of_type(type);
@@ -345,8 +369,7 @@ struct sa_object *sa_model_family_object(struct sa_model *m, const struct sa_eve
 		m->malformed++;
 		return NULL;
 	}
-	struct sa_object *o = is_init ? sa_model_object_init(m, e, (uint64_t)addr, idx)
-				      : sa_model_object(m, e, (uint64_t)addr, idx);
+	struct sa_object *o = sa_model_object_as(m, e, (uint64_t)addr, is_init, type, idx);
 	if (!o || !sa_model_typed(m, o, type))
 		return NULL;
 	if (!o->caller && (caller = sa_ev_caller(e)))

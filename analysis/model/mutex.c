@@ -142,8 +142,8 @@ static void mutex_event(struct sa_model *m, const struct sa_event *e)
 		m->malformed++;
 		return;
 	}
-	struct sa_object *o = e->id == SA_EV_mutex_init ? sa_model_object_init(m, e, addr, &oi)
-							: sa_model_object(m, e, addr, &oi);
+	struct sa_object *o = sa_model_object_as(m, e, addr, e->id == SA_EV_mutex_init,
+						 SA_OBJ_MUTEX, &oi);
 	struct sa_thread *t = sa_model_thread(m, e, &ti);
 	struct sa_proc *p = sa_model_proc(m, e, &pi);
 	if (!o || !t || !p)

@@ -330,6 +330,14 @@ struct sa_object *sa_model_object(struct sa_model *m, const struct sa_event *e,
  * becomes a new instance. */
 struct sa_object *sa_model_object_init(struct sa_model *m, const struct sa_event *e,
 				       uint64_t addr, uint32_t *idx);
+/* The object at addr for an event of family `type` (an init: is_init):
+ * as sa_model_object (or _init), but an object of another family there
+ * had its memory reused without a destroy the trace showed (none was
+ * called, or the summary level kept it back: src/trace/summary.c,
+ * graves): it ends, and a new instance begins; NULL for a destroy (of
+ * the object that ended). */
+struct sa_object *sa_model_object_as(struct sa_model *m, const struct sa_event *e, uint64_t addr,
+				     int is_init, enum sa_obj_type type, uint32_t *idx);
 /* The object a family's event is about (its address: sa_ev_obj; an init
  * event starts a new instance), typed and with the family's state
  * (sa_model_typed); its first call site noted. NULL: no such field

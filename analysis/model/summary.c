@@ -505,11 +505,12 @@ static void summary_event(struct sa_model *m, const struct sa_event *e)
 	if (a.have_life && life_row(m, pi, addr, type, a.life_site, &oi)) {
 		o = &m->objs[oi];
 		routed = 1;
-	} else if (i >= 0 && !m->objs[i].instances && m->objs[i].klass) {
+	} else if (i >= 0 && !m->objs[i].instances && m->objs[i].klass &&
+		   (type == SA_OBJ_UNKNOWN || m->objs[m->objs[i].klass].type == type)) {
 		oi = m->objs[i].klass;
 		o = &m->objs[oi];
-	} else {
-		o = sa_model_object(m, e, addr, &oi);
+	} else { /* (an object of another family there: its memory reused) */
+		o = sa_model_object_as(m, e, addr, 0, type, &oi);
 	}
 	struct sa_thread *t = sa_model_thread(m, e, &ti);
 	if (!o || !t)

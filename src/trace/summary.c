@@ -49,7 +49,10 @@
 #define ST_SUM_PROBE 8    /* slots tried before the table is emitted */
 #define ST_SUM_NEAR 4     /* entries remembered by object (a power of two) */
 #define ST_SUM_KEPT 8     /* entries remembered to keep a caller (a power of two) */
-#define ST_SUM_BORN 16    /* objects remembered with their init site (a power of two) */
+#define ST_SUM_BORN 256   /* objects remembered with their init site (a power of
+			     * two; in sets of ST_SUM_BORN_WAYS) */
+#define ST_SUM_BORN_WAYS 4
+#define ST_SUM_UNREC 8    /* init sites whose lives without records are counted */
 #define ST_SUM_NH 6       /* histograms per entry */
 #define ST_SUM_HB ST_SUMMARY_BUCKETS_MAX /* distinct buckets per histogram: 64,
 			     * 8 powers of two with all 8 sub-buckets (a multiple
@@ -91,9 +94,6 @@ struct st_sum_entry {
 	uint32_t lives;
 	int dead;
 	const void *life_site;
-	/* Of those, lives whose init and destroy records were left out (the
-	 * graves, st_summary_saw): the analyzer counts them as objects. */
-	uint32_t unrecorded;
 };
 
 struct st_sum_table {
@@ -127,14 +127,27 @@ struct st_sum_table {
 	 * reset clears its caller, so no place forgets these). */
 	struct st_sum_entry *kept_e[ST_SUM_KEPT];
 	/* Objects of a family that folds which this thread initialised, and
-	 * where (their class): born[addr_slot(obj, ST_SUM_BORN)], kept until
-	 * their destroy or until another takes the slot (its life is then
-	 * emitted whole). */
+	 * where (their class): in the set of ST_SUM_BORN_WAYS at born_set(obj),
+	 * kept until their destroy or until a fifth object of that set takes
+	 * the place of one (its life then goes out whole), so that a thread
+	 * with tens of such objects alive at once (CPython's futures, each
+	 * with its lock) keeps them. */
 	struct {
 		const void *obj, *site;
 		uint64_t iw[2]; /* the init's fields after obj and caller */
 	} born[ST_SUM_BORN];
+	unsigned born_next;        /* the way born_put evicts next */
 	unsigned graves;           /* graves it kept (some may be gone) */
+	/* Lives whose init and destroy records were left out (a grave taken
+	 * back, st_summary_saw), by init site: the analyzer counts them as
+	 * objects of its class (table_emit; summary.def, LIFE b 2). obj: one
+	 * address of that site's, for the analyzer to find the class by. */
+	struct {
+		const void *site, *obj;
+		int family;
+		uint32_t n;
+	} unrec[ST_SUM_UNREC];
+	unsigned nunrec;
 	struct st_sum_entry e[ST_SUM_SLOTS];
 	/* The events not aggregated yet (st_summary_defer): the words q[qh]
 	 * to q[qn] (qh: those before it are aggregated, st_summary_step), of
@@ -182,6 +195,7 @@ static void table_reset(struct st_sum_table *t)
 	memset(t->near_obj, 0, sizeof(t->near_obj));
 	memset(t->near_e, 0, sizeof(t->near_e));
 	memset(t->born, 0, sizeof(t->born));
+	t->nunrec = 0;
 }
 
 /* ---- graves: destroys kept back (st_summary_saw) --------------------------
@@ -359,21 +373,19 @@ struct kv {
 	int family, events;
 	unsigned n;
 	unsigned reserve;   /* tail's numbers, added to each event */
-	uint64_t tail[6];
+	uint64_t tail[4];
 	uint64_t v[ST_SUM_KV];
 };
 
 static void kv_emit(struct kv *k)
 {
-	if (!k->n && !(k->reserve && !k->events)) /* (a tail alone: one event) */
+	if (!k->n)
 		return;
 	for (unsigned i = 0; i < k->reserve; i++)
 		k->v[k->n++] = k->tail[i];
 	st_summary_ev_object(k->obj, k->family, k->n, k->v);
 	k->events++;
 	k->n = 0;
-	if (k->reserve == 6)
-		k->reserve = 4; /* (LIFE's b 2 once: the analyzer adds it up) */
 }
 
 static void kv_put(struct kv *k, uint64_t tag, uint64_t a, uint64_t b, uint64_t v)
@@ -408,16 +420,13 @@ static int entry_emit(struct st_sum_entry *e)
 	struct kv k = { .obj = e->obj, .family = e->family };
 	if (!e->dirty)
 		return 0;
-	if (e->lives || e->unrecorded) {
-		/* in every piece of a split entry: each is routed by them (the
-		 * lives without records in the first piece alone) */
+	if (e->lives) {
+		/* in every piece of a split entry: each is routed by them */
 		k.tail[0] = (uint64_t)ST_SUMMARY_TAG_LIFE << 56;
 		k.tail[1] = (uint64_t)(uintptr_t)e->life_site;
 		k.tail[2] = (uint64_t)ST_SUMMARY_TAG_LIFE << 56 | 1;
 		k.tail[3] = e->lives;
-		k.tail[4] = (uint64_t)ST_SUMMARY_TAG_LIFE << 56 | 2;
-		k.tail[5] = e->unrecorded;
-		k.reserve = e->unrecorded ? 6 : 4;
+		k.reserve = 4;
 	}
 	for (unsigned i = 0; i < ST_SUMMARY_COUNT_N; i++)
 		if (e->c[i])
@@ -461,6 +470,14 @@ static void table_emit(struct st_sum_table *t, int reason, int inside)
 	for (unsigned i = 0; i < ST_SUM_SLOTS; i++)
 		if (t->e[i].obj)
 			n += entry_emit(&t->e[i]);
+	for (unsigned i = 0; i < t->nunrec; i++) {
+		struct kv k = { .obj = t->unrec[i].obj, .family = t->unrec[i].family };
+		kv_put(&k, ST_SUMMARY_TAG_LIFE, 0, 0, (uint64_t)(uintptr_t)t->unrec[i].site);
+		kv_put(&k, ST_SUMMARY_TAG_LIFE, 0, 2, t->unrec[i].n);
+		kv_emit(&k);
+		n++;
+	}
+	t->nunrec = 0;
 	if (n)
 		st_summary_ev_flushed(reason, n, t->since_ns);
 	t->since_ns = 0;
@@ -920,6 +937,55 @@ static void agg_spin_loop(const void *obj, int iterations, int outcome, int mode
 		spin_add(e, iterations, outcome, mode, spin_ns);
 }
 
+/* Where obj's birth is remembered in t, or -1. */
+static int born_find(const struct st_sum_table *t, const void *obj)
+{
+	unsigned set = addr_slot((uintptr_t)obj, ST_SUM_BORN / ST_SUM_BORN_WAYS) * ST_SUM_BORN_WAYS;
+	for (unsigned i = set; i < set + ST_SUM_BORN_WAYS; i++)
+		if (t->born[i].obj == obj)
+			return (int)i;
+	return -1;
+}
+
+/* Remember obj's birth at site, with its init's fields: in its place if
+ * it has one, else a free way of its set, else one in turn (a birth
+ * forgotten is a life that goes out whole at its destroy, as before). */
+static void born_put(struct st_sum_table *t, const void *obj, const void *site, const uint64_t *fw)
+{
+	int b = born_find(t, obj);
+	unsigned set = addr_slot((uintptr_t)obj, ST_SUM_BORN / ST_SUM_BORN_WAYS) * ST_SUM_BORN_WAYS;
+	for (unsigned i = set; b < 0 && i < set + ST_SUM_BORN_WAYS; i++)
+		if (!t->born[i].obj)
+			b = (int)i;
+	if (b < 0)
+		b = (int)(set + t->born_next++ % ST_SUM_BORN_WAYS);
+	t->born[b].obj = obj;
+	t->born[b].site = site;
+	t->born[b].iw[0] = fw[0];
+	t->born[b].iw[1] = fw[1];
+}
+
+/* One more life of obj's init site without records, in t (0: no room). */
+static int unrecorded(struct st_sum_table *t, const void *obj, int family, const void *site)
+{
+	unsigned i = 0;
+	while (i < t->nunrec && (t->unrec[i].site != site || t->unrec[i].family != family))
+		i++;
+	if (i == ST_SUM_UNREC)
+		return 0;
+	if (i == t->nunrec) {
+		t->unrec[i].site = site;
+		t->unrec[i].family = family;
+		t->unrec[i].n = 0;
+		t->nunrec++;
+	}
+	t->unrec[i].obj = obj;
+	t->unrec[i].n++;
+	if (!t->since_ns) /* (table_emit sends a table with an age) */
+		t->since_ns = coarse_ns();
+	return 1;
+}
+
 /* Lives, for families that fold (summary.h): an init by this thread is
  * remembered with its site (born); its destroy, by this thread, finds it
  * there and leaves the object's entry holding that life (lives, life_site,
@@ -931,7 +997,7 @@ static void agg_spin_loop(const void *obj, int iterations, int outcome, int mode
  * The records: such a destroy (one that tells nothing but the end: no
  * sleeper left on a semaphore) goes to a grave instead of the trace; the
  * same thread's next init there, same site and fields, takes it back and
- * neither is written (entry: unrecorded); any other init or destroy of
+ * neither is written (t->unrec counts it); any other init or destroy of
  * that address writes it first. So the analyzer sees the lives as one,
  * named by its first init, and posters' aggregates meanwhile go to it as
  * the address names it; no other init can come between unseen. */
@@ -957,48 +1023,32 @@ int st_summary_saw(const void *first, int life, unsigned n, const uint64_t *w)
 	/* A destroy kept at this address: taken back by this thread's next
 	 * life there, else written now (before this record). */
 	int g = kind && first ? grave_take((uintptr_t)first) : -1;
-	struct st_sum_entry *e = 0;
+	int taken = 0; /* the grave: no record of its destroy nor of this init */
 	if (g >= 0) {
 		const struct st_sum_grave *r = &st_sum_grave[g];
 		if (kind == ST_SUM_LIFE_INIT && folds && r->owner == t && r->family == family &&
 		    r->site == caller && r->iw[0] == fw[0] && r->iw[1] == fw[1])
-			e = entry_of(t, first); /* (NULL: no room, written after all) */
-		if (!e)
+			taken = unrecorded(t, first, family, caller); /* (0: no room) */
+		if (!taken)
 			grave_write(g);
 		grave_free(g);
 	}
 	if (!t || !kind)
 		return 0;
-	unsigned b = addr_slot((uintptr_t)first, ST_SUM_BORN);
+	struct st_sum_entry *e;
 	if (kind == ST_SUM_LIFE_INIT) {
-		int taken = e != 0; /* the grave: no record of the last destroy nor this init */
-		if (!e)
-			e = entry_find(t, first);
+		e = entry_find(t, first);
 		if (e && e->dirty && !(folds && e->dead && e->life_site == caller))
 			emit_inside(e, 0);
 		else if (e)
 			e->dead = 0; /* the next life from the same site: taken on */
-		if (folds) {
-			/* A birth forgotten here is a life that goes out whole
-			 * at its destroy, as before. */
-			t->born[b].obj = first;
-			t->born[b].site = caller;
-			t->born[b].iw[0] = fw[0];
-			t->born[b].iw[1] = fw[1];
-		}
-		if (taken) {
-			e->family = family;
-			e->life_site = caller;
-			e->unrecorded++;
-			e->dirty = 1;
-			e->dead = 0;
-			if (!t->since_ns)
-				t->since_ns = coarse_ns();
-		}
+		if (folds)
+			born_put(t, first, caller, fw);
 		return taken;
 	}
 	e = entry_find(t, first);
-	const void *site = t->born[b].obj == first ? t->born[b].site : 0;
+	int b = born_find(t, first);
+	const void *site = b >= 0 ? t->born[b].site : 0;
 	if (site)
 		t->born[b].obj = 0;
 	if (e && e->dirty) {

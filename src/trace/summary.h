@@ -155,10 +155,10 @@ int st_summary_step(void);
  * back, process-wide (a "grave": the object's address, the thread, its
  * init site and fields, the destroy's fields); the same thread's next init
  * there, from the same site with the same fields, writes neither record
- * (the analyzer sees one life go on, and counts the lives the aggregate
- * says were left out: tag LIFE, b 2); any other init or destroy there, by
- * any thread, writes the kept destroy first, and so do the thread's age
- * (once a second), its exit and the process's. */
+ * (the analyzer sees one life go on, and counts the lives the thread's
+ * table says were left out, by site: tag LIFE, b 2); any other init or
+ * destroy there, by any thread, writes the kept destroy first, and so do
+ * the thread's age (once a second), its exit and the process's. */
 #define ST_SUM_LIFE_INIT 1
 #define ST_SUM_LIFE_DESTROY 2
 #define ST_SUM_LIFE_FAMILY 3

@@ -81,7 +81,8 @@ in_namespace() {
 # The reliability builds beside the main one: fault injection compiled in
 # (SYNCTRACE_FAULTS; tests/faults), the primitives under ThreadSanitizer
 # (tests/tsan), and the analyzers under ASan and UBSan (ST_SANITIZE; their
-# tests, label analysis). Skipped when tests are selected by arguments.
+# tests, labels analysis and summary: the summary level's traces take the
+# analyzer's own path). Skipped when tests are selected by arguments.
 build_reliability() {
 	cmake -S "$ROOT" -B "$BUILD-faults" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DST_FAULTS=ON >/dev/null
 	cmake --build "$BUILD-faults" -j"$JOBS" >/dev/null
@@ -124,7 +125,7 @@ run_tests() {
 	if [ $# -eq 0 ]; then
 		ctest_counted --test-dir "$BUILD-faults" -L faults || rc=1
 		ctest_counted --test-dir "$BUILD-tsan" -L tsan || rc=1
-		ctest_counted --test-dir "$BUILD-asan" -L analysis || rc=1
+		ctest_counted --test-dir "$BUILD-asan" -L 'analysis|summary' || rc=1
 	fi
 	if [ -n "$load_pid" ]; then
 		kill -TERM "$load_pid" 2>/dev/null || true

@@ -603,7 +603,7 @@ static __attribute__((noinline)) void table_age(struct st_sum_table *t)
 		drain(t);
 		table_emit(t, ST_SUMMARY_REASON_AGE, 1);
 		t->since_ns = now;
-		if (t->graves) { /* a kept destroy at most ~a second late */
+		if (t->graves) { /* a kept destroy as late as the aggregates */
 			t->graves = 0;
 			graves_out(t);
 		}

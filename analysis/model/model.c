@@ -291,9 +291,13 @@ struct sa_object *sa_model_object(struct sa_model *m, const struct sa_event *e,
 	}
 	/* New, or the address of an object folded into its class: a new
 	 * instance (a late event for the old one starts it: rare). */
+	uint32_t before = m->nobjs;
 	struct sa_object *o = first_sight(m, pi, e, addr, i >= 0 ? m->objs[i].instance + 1 : 0, idx);
-	if (o)
+	if (o) {
 		o->events++;
+		if (i >= 0 && *idx >= before) /* (a new one, not a shared one found) */
+			o->after_ts = m->objs[i].last_ts;
+	}
 	return o;
 }
 
@@ -309,9 +313,12 @@ struct sa_object *sa_model_object_init(struct sa_model *m, const struct sa_event
 	int64_t i = sa_map_get(&m->obj_map, pi, addr);
 	struct sa_object *o;
 	if (i >= 0 && m->objs[i].destroyed && m->objs[i].instances) {
+		int64_t after = m->objs[i].last_ts;
 		o = new_object(m, pi, e, addr, m->objs[i].instance + 1, idx);
-		if (o)
+		if (o) {
 			o->events++;
+			o->after_ts = after;
+		}
 	} else {
 		o = sa_model_object(m, e, addr, idx);
 	}
@@ -323,24 +330,29 @@ struct sa_object *sa_model_object_init(struct sa_model *m, const struct sa_event
 struct sa_object *sa_model_object_as(struct sa_model *m, const struct sa_event *e, uint64_t addr,
 				     int is_init, enum sa_obj_type type, uint32_t *idx)
 {
-	struct sa_object *o = is_init ? sa_model_object_init(m, e, addr, idx)
-				      : sa_model_object(m, e, addr, idx);
-	if (!o || type == SA_OBJ_UNKNOWN || o->type == SA_OBJ_UNKNOWN || o->type == type ||
-	    o->shared || !o->instances)
-		return o;
+	uint32_t pi;
+	int64_t i = -1;
+	if (type != SA_OBJ_UNKNOWN && sa_model_proc(m, e, &pi))
+		i = sa_map_get(&m->obj_map, pi, addr);
+	const struct sa_object *p = i >= 0 ? &m->objs[i] : NULL;
+	if (!p || !p->instances || p->shared || p->type == SA_OBJ_UNKNOWN || p->type == type)
+		return is_init ? sa_model_object_init(m, e, addr, idx)
+			       : sa_model_object(m, e, addr, idx);
 	/* A destroy of the object that was there: it ended already (a kept
 	 * destroy comes late); nothing begins. */
 	if (e->id == SA_EV_sem_destroy || e->id == SA_EV_cond_destroy ||
 	    e->id == SA_EV_rwlock_destroy || e->id == SA_EV_mutex_destroy ||
 	    e->id == SA_EV_barrier_destroy)
 		return NULL;
-	uint32_t old = *idx;
-	o->destroyed = 1;
-	if (!(o = new_object(m, o->proc, e, addr, o->instance + 1, idx)))
+	int64_t after = p->last_ts; /* (before this event: not its own) */
+	m->objs[i].destroyed = 1;
+	struct sa_object *o = new_object(m, pi, e, addr, p->instance + 1, idx);
+	if (!o)
 		return NULL;
 	o->events++;
 	o->inited = is_init;
-	sa_model_fold(m, old); /* (the slots may move) */
+	o->after_ts = after;
+	sa_model_fold(m, (uint32_t)i); /* (the slots may move) */
 	return &m->objs[*idx];
 }
 

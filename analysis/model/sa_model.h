@@ -135,6 +135,10 @@ struct sa_object {
 	enum sa_obj_type type;
 	uint64_t caller;     /* call site of the first event that carried one */
 	int64_t first_ts, last_ts;
+	/* The instance before it at its address was last seen then (0: none):
+	 * a summary's call site from before is of an earlier life, and does
+	 * not name this one (analysis/model/summary.c, name_object). */
+	int64_t after_ts;
 	uint64_t events;
 	int destroyed;
 	/* Futex: sleeps on it (result codes), wakes issued on it. */

@@ -416,19 +416,29 @@ static void ledger_part(struct sa_model *m, uint32_t ti, uint32_t oi, struct agg
 
 /* An object is named by the call site of its first event that carried
  * one (sa_model.h): a summary's first call site, if it came before
- * whatever named the object so far. Its time is of CLOCK_MONOTONIC, the
+ * whatever named the object so far and after the object's life began. Its time is of CLOCK_MONOTONIC, the
  * clock of the event's raw cycles: placed on the trace's time line by the
  * event's own offset. */
-static void name_object(struct sa_object *o, const struct sa_event *e, const struct agg *a)
+static int64_t caller_at(const struct sa_event *e, const struct agg *a)
 {
-	if (!a->caller)
-		return;
 	int64_t at = e->ts;
 	if (a->have_caller_ns && e->freq) {
 		double raw_ns = e->freq == 1000000000 ? (double)e->cycles
 						      : (double)e->cycles * 1e9 / (double)e->freq;
 		at = e->ts - (int64_t)(raw_ns - (double)a->caller_ns);
 	}
+	return at;
+}
+
+static void name_object(struct sa_object *o, const struct sa_event *e, const struct agg *a)
+{
+	if (!a->caller || o->is_class) /* (a class is named by its key) */
+		return;
+	int64_t at = caller_at(e, a);
+	/* An aggregate that spans lives at the address (another thread's:
+	 * it did not see them end) carries the call site of the first. */
+	if (a->have_caller_ns && o->after_ts && at <= o->after_ts)
+		return;
 	if (!o->caller || at < o->first_ts)
 		o->caller = a->caller;
 	if (at < o->first_ts)
@@ -506,7 +516,11 @@ static void summary_event(struct sa_model *m, const struct sa_event *e)
 		o = &m->objs[oi];
 		routed = 1;
 	} else if (i >= 0 && !m->objs[i].instances && m->objs[i].klass &&
-		   (type == SA_OBJ_UNKNOWN || m->objs[m->objs[i].klass].type == type)) {
+		   (type == SA_OBJ_UNKNOWN || m->objs[m->objs[i].klass].type == type) &&
+		   !(a.have_caller_ns && caller_at(e, &a) > m->objs[i].last_ts)) {
+		/* (not an aggregate whose first event came after that object
+		 * ended: the next life's, of an object with no init, which its
+		 * destroy follows) */
 		oi = m->objs[i].klass;
 		o = &m->objs[oi];
 	} else { /* (an object of another family there: its memory reused) */

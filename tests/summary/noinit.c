@@ -1,0 +1,73 @@
+/* Condvars that are never initialised by a call (PTHREAD_COND_INITIALIZER,
+ * as C++'s std::condition_variable is), made and freed per job, as a
+ * C++ program that gives each job its own completion condvar: main waits
+ * on the job's condvar (site W), a worker signals it (site S) once main
+ * sleeps, main destroys it. Such an object is named by its first call
+ * site in time, W in every life; the worker's aggregate spans every life
+ * at the address and carries S from the first one: it must not rename
+ * the lives that came after (analysis/model/summary.c, name_object).
+ * usage: noinit ROUNDS */
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "check.h"
+
+struct job {
+	pthread_mutex_t m;
+	pthread_cond_t c;
+	int done;
+};
+
+static struct job *volatile cur;
+static volatile int main_tid, round_go, round_done;
+static int rounds = 8;
+
+static void wait_for(volatile int *v, int want)
+{
+	while (__atomic_load_n(v, __ATOMIC_ACQUIRE) != want)
+		usleep(100);
+}
+
+static void *worker(void *arg)
+{
+	(void)arg;
+	for (int r = 1; r <= rounds; r++) {
+		wait_for(&round_go, r);
+		struct job *j = cur;
+		while (!st_thread_in_futex_wait(main_tid))
+			usleep(100);
+		CHECK_EQ(pthread_mutex_lock(&j->m), 0);
+		j->done = 1;
+		CHECK_EQ(pthread_mutex_unlock(&j->m), 0);
+		CHECK_EQ(pthread_cond_signal(&j->c), 0); /* S */
+		__atomic_store_n(&round_done, r, __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t t;
+	if (argc > 1)
+		rounds = atoi(argv[1]);
+	main_tid = (int)syscall(SYS_gettid);
+	CHECK_EQ(pthread_create(&t, NULL, worker, NULL), 0);
+	for (int r = 1; r <= rounds; r++) {
+		struct job *j = malloc(sizeof(*j));
+		CHECK(j != NULL);
+		*j = (struct job){ PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0 };
+		cur = j;
+		__atomic_store_n(&round_go, r, __ATOMIC_RELEASE);
+		CHECK_EQ(pthread_mutex_lock(&j->m), 0);
+		while (!j->done)
+			CHECK_EQ(pthread_cond_wait(&j->c, &j->m), 0); /* W */
+		CHECK_EQ(pthread_mutex_unlock(&j->m), 0);
+		wait_for(&round_done, r); /* the worker is done with it */
+		CHECK_EQ(pthread_cond_destroy(&j->c), 0);
+		free(j);
+	}
+	CHECK_EQ(pthread_join(t, NULL), 0);
+	return 0;
+}

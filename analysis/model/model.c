@@ -214,9 +214,13 @@ struct sa_object *sa_model_slot(struct sa_model *m, uint32_t *idx)
 	return o;
 }
 
+/* A new object at addr; after_ts: when the one it replaces there was
+ * last seen. */
 static struct sa_object *new_object(struct sa_model *m, uint32_t pi, const struct sa_event *e,
 				    uint64_t addr, uint32_t inst, uint32_t *idx)
 {
+	int64_t prev = sa_map_get(&m->obj_map, pi, addr);
+	int64_t after = prev >= 0 ? m->objs[prev].last_ts : 0;
 	if (sa_grow((void **)&m->objs, m->nobjs, &m->capobjs, sizeof(*m->objs)) ||
 	    sa_map_put(&m->obj_map, pi, addr, m->nobjs)) {
 		m->oom = 1;
@@ -232,6 +236,7 @@ static struct sa_object *new_object(struct sa_model *m, uint32_t pi, const struc
 	o->instance = inst;
 	o->instances = 1;
 	o->first_ts = o->last_ts = e->ts;
+	o->after_ts = after;
 	*idx = m->nobjs++;
 	return o;
 }
@@ -291,13 +296,9 @@ struct sa_object *sa_model_object(struct sa_model *m, const struct sa_event *e,
 	}
 	/* New, or the address of an object folded into its class: a new
 	 * instance (a late event for the old one starts it: rare). */
-	uint32_t before = m->nobjs;
 	struct sa_object *o = first_sight(m, pi, e, addr, i >= 0 ? m->objs[i].instance + 1 : 0, idx);
-	if (o) {
+	if (o)
 		o->events++;
-		if (i >= 0 && *idx >= before) /* (a new one, not a shared one found) */
-			o->after_ts = m->objs[i].last_ts;
-	}
 	return o;
 }
 
@@ -313,12 +314,9 @@ struct sa_object *sa_model_object_init(struct sa_model *m, const struct sa_event
 	int64_t i = sa_map_get(&m->obj_map, pi, addr);
 	struct sa_object *o;
 	if (i >= 0 && m->objs[i].destroyed && m->objs[i].instances) {
-		int64_t after = m->objs[i].last_ts;
 		o = new_object(m, pi, e, addr, m->objs[i].instance + 1, idx);
-		if (o) {
+		if (o)
 			o->events++;
-			o->after_ts = after;
-		}
 	} else {
 		o = sa_model_object(m, e, addr, idx);
 	}
@@ -344,14 +342,12 @@ struct sa_object *sa_model_object_as(struct sa_model *m, const struct sa_event *
 	    e->id == SA_EV_rwlock_destroy || e->id == SA_EV_mutex_destroy ||
 	    e->id == SA_EV_barrier_destroy)
 		return NULL;
-	int64_t after = p->last_ts; /* (before this event: not its own) */
 	m->objs[i].destroyed = 1;
 	struct sa_object *o = new_object(m, pi, e, addr, p->instance + 1, idx);
 	if (!o)
 		return NULL;
 	o->events++;
 	o->inited = is_init;
-	o->after_ts = after;
 	sa_model_fold(m, (uint32_t)i); /* (the slots may move) */
 	return &m->objs[*idx];
 }

@@ -414,11 +414,9 @@ static void ledger_part(struct sa_model *m, uint32_t ti, uint32_t oi, struct agg
 	}
 }
 
-/* An object is named by the call site of its first event that carried
- * one (sa_model.h): a summary's first call site, if it came before
- * whatever named the object so far and after the object's life began. Its time is of CLOCK_MONOTONIC, the
- * clock of the event's raw cycles: placed on the trace's time line by the
- * event's own offset. */
+/* When a summary's first call site was, on the trace's time line: its
+ * time is of CLOCK_MONOTONIC, the clock of the event's raw cycles, placed
+ * by the event's own offset (the event's time if it has none). */
 static int64_t caller_at(const struct sa_event *e, const struct agg *a)
 {
 	int64_t at = e->ts;
@@ -430,6 +428,9 @@ static int64_t caller_at(const struct sa_event *e, const struct agg *a)
 	return at;
 }
 
+/* An object is named by the call site of its first event that carried
+ * one (sa_model.h): a summary's first call site, if it came before
+ * whatever named the object so far and after the object's life began. */
 static void name_object(struct sa_object *o, const struct sa_event *e, const struct agg *a)
 {
 	if (!a->caller || o->is_class) /* (a class is named by its key) */

@@ -225,9 +225,15 @@ _Static_assert(ST_SUMMARY_FAMILY_COND == 2 && ST_SUMMARY_FAMILY_SEM == 3 &&
 		       ST_SUMMARY_FAMILY_RWLOCK == 4,
 	       "internal/trace.h's ST_SUM_FOLDS_ are summary.def's families");
 
+/* An address's bits mixed into the top ones (entries, graves). */
+static inline uint64_t addr_mix(uintptr_t x)
+{
+	return (uint64_t)(x >> 3) * 0x9E3779B97F4A7C15ull;
+}
+
 static unsigned grave_bucket(uintptr_t x)
 {
-	return (unsigned)(((x >> 3) * 0x9E3779B97F4A7C15ull) >> 40) % (ST_SUM_GRAVES / 8) * 8;
+	return (unsigned)(addr_mix(x) >> 40) % (ST_SUM_GRAVES / 8) * 8;
 }
 
 static int gkey_cas(uint64_t *k, uint64_t expected, uint64_t desired)
@@ -307,11 +313,14 @@ static int grave_keep(struct st_sum_table *t, uintptr_t x, int family, const voi
 static void graves_out(const struct st_sum_table *t)
 {
 	for (unsigned i = 0; i < ST_SUM_GRAVES; i++) {
-		uint64_t k = st_load_relaxed(&st_sum_gkey[i]);
-		if (!(k & G_SET) || !gkey_cas(&st_sum_gkey[i], k, (k & ~(uint64_t)3) | G_BUSY))
+		uint64_t k = st_load_acquire(&st_sum_gkey[i]);
+		/* (owner read first, so as not to hold others' graves: checked
+		 * again once the grave is ours) */
+		if (!(k & G_SET) || (t && st_sum_grave[i].owner != t) ||
+		    !gkey_cas(&st_sum_gkey[i], k, (k & ~(uint64_t)3) | G_BUSY))
 			continue;
 		if (t && st_sum_grave[i].owner != t) {
-			st_store_release(&st_sum_gkey[i], k); /* another thread's */
+			st_store_release(&st_sum_gkey[i], k); /* another thread's by now */
 			continue;
 		}
 		grave_write((int)i);
@@ -500,8 +509,7 @@ static inline __attribute__((always_inline)) struct st_sum_table *mine(void)
 /* The slot where obj's probe sequence starts. */
 static unsigned slot_home(const void *obj)
 {
-	uintptr_t h = ((uintptr_t)obj >> 3) * 0x9E3779B97F4A7C15ull;
-	return (unsigned)(h >> 58) & (ST_SUM_SLOTS - 1);
+	return (unsigned)(addr_mix((uintptr_t)obj) >> 58) & (ST_SUM_SLOTS - 1);
 }
 
 /* obj's slot among n remembered (n a power of two: kept_e, born). */
@@ -937,10 +945,16 @@ static void agg_spin_loop(const void *obj, int iterations, int outcome, int mode
 		spin_add(e, iterations, outcome, mode, spin_ns);
 }
 
+/* The first way of obj's set of births. */
+static unsigned born_set(const void *obj)
+{
+	return addr_slot((uintptr_t)obj, ST_SUM_BORN / ST_SUM_BORN_WAYS) * ST_SUM_BORN_WAYS;
+}
+
 /* Where obj's birth is remembered in t, or -1. */
 static int born_find(const struct st_sum_table *t, const void *obj)
 {
-	unsigned set = addr_slot((uintptr_t)obj, ST_SUM_BORN / ST_SUM_BORN_WAYS) * ST_SUM_BORN_WAYS;
+	unsigned set = born_set(obj);
 	for (unsigned i = set; i < set + ST_SUM_BORN_WAYS; i++)
 		if (t->born[i].obj == obj)
 			return (int)i;
@@ -953,7 +967,7 @@ static int born_find(const struct st_sum_table *t, const void *obj)
 static void born_put(struct st_sum_table *t, const void *obj, const void *site, const uint64_t *fw)
 {
 	int b = born_find(t, obj);
-	unsigned set = addr_slot((uintptr_t)obj, ST_SUM_BORN / ST_SUM_BORN_WAYS) * ST_SUM_BORN_WAYS;
+	unsigned set = born_set(obj);
 	for (unsigned i = set; b < 0 && i < set + ST_SUM_BORN_WAYS; i++)
 		if (!t->born[i].obj)
 			b = (int)i;

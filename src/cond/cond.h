@@ -7,7 +7,9 @@
  *    8   tail     private: oldest waiter node (signals start here)
  *   16   lock     private: the condvar lock guarding head/tail/links:
  *                 0 free, 1 held, 2 held and a thread may sleep on it
- *   20   attr     clock id (bits 0-7) | ST_COND_PSHARED; set by init only
+ *   20   attr     clock id (bits 0-7) | ST_COND_PSHARED | ST_COND_INITED;
+ *                 set by init only (so 0 in a life that began with the
+ *                 static initializer, C++'s std::condition_variable)
  *   24   seq      shared: sequence counter, the futex word of waiters;
  *                 private: the waiters' hand-off spin hint (wait.h:
  *                 failed spins in a row), read by a waiter at enqueue
@@ -231,6 +233,11 @@ struct st_cond {
 #define ST_COND_CLOCK_MASK 0xff
 #define ST_COND_PSHARED 0x100
 #define ST_COND_DESTROYING 0x40000000
+/* attr: the life began with pthread_cond_init (or cnd_init). A private
+ * condvar's first wait in a life without it (waits 1, read under the
+ * condvar lock) begins that life for the summary level as an init would
+ * (src/cond/wait.c, st_summary_saw's FIRST_USE). */
+#define ST_COND_INITED 0x20000000
 
 /* Codes (woke `how`, misuse `what`, handoff `how`): enum st_cond_woke,
  * st_cond_misuse, st_cond_release in tracepoints/events/cond.def. */

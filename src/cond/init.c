@@ -27,7 +27,7 @@ int st_cond_init(pthread_cond_t *pc, const pthread_condattr_t *a, const void *ca
 		pthread_condattr_getpshared(a, &pshared);
 	}
 	memset(c, 0, sizeof(*c));
-	c->attr = (clk & ST_COND_CLOCK_MASK) |
+	c->attr = (clk & ST_COND_CLOCK_MASK) | ST_COND_INITED |
 		  (pshared == PTHREAD_PROCESS_SHARED ? ST_COND_PSHARED : 0);
 	st_set_caller(caller);
 	st_cond_ev_init(c, caller, (int)clk, pshared == PTHREAD_PROCESS_SHARED);

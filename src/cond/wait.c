@@ -23,6 +23,7 @@ struct wait_ctx {
 	int after_wake;    /* ... the long one after a wake (wait.h: AFTER A WAKE) */
 	int unlocked;      /* the mutex was released (so re-acquire it) */
 	int spun;          /* a spin ended the wait (its end is the wait's: st_waited_end) */
+	int first_use;     /* private: the first wait of a life with no init (enqueue) */
 	unsigned long long t0;
 	int fold_spins;    /* woke stands for the spin's loop: its iterations, else -1 */
 	unsigned long long fold_ns; /* ... and its time */
@@ -54,6 +55,7 @@ static int enqueue_private(struct wait_ctx *w)
 		__atomic_store_n(&c->tail, &w->node, __ATOMIC_RELEASE);
 	__atomic_store_n(&c->head, &w->node, __ATOMIC_RELEASE);
 	waits = ++c->waits;
+	w->first_use = waits == 1 && !(c->attr & ST_COND_INITED);
 	/* This thread waits on condvars: its next signals are replies. */
 	st_tls.cond_signals_left = ST_COND_REPLY_SIGNALS;
 	/* The spin hint (cond.h: `seq`), read while c is surely alive. */
@@ -339,6 +341,10 @@ int st_cond_wait(struct st_cond *c, pthread_mutex_t *m, clockid_t clk,
 	 * write in its spin_ns) and, where the clocks are one, the record's
 	 * time (st_rec_at). */
 	if (traced) {
+		/* A life with no init begins here for the summary level (an
+		 * init's part: st_summary_saw), before its first record. */
+		if (w.first_use)
+			st_summary_note_first_use(c, caller, ST_SUMMARY_FAMILY_COND);
 		w.t0 = st_now_ns();
 		st_cond_ev_enqueued_at(st_rec_at(w.t0), c, caller, m, w.shared ? 0 : &w.node, clk,
 				       abs != 0, abs ? (int64_t)abs->tv_sec : 0,

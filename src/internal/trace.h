@@ -133,6 +133,24 @@ static inline void st_trace_leave(void)
 	} while (0)
 #define ST_TRACE(fam, name, args) ST_TRACE_((void)0, fam, name, args)
 
+/* The first use of an object whose life began with no init (a static
+ * initializer: the first wait of such a private condvar, src/cond/wait.c)
+ * begins that life for the summary level as an init would, from its call
+ * site (st_summary_saw, ST_SUM_LIFE_FIRST_USE). No record at any level:
+ * the contention level names such an object by its first record. family:
+ * summary.def's (st_codes.h). */
+static inline void st_summary_note_first_use(const void *obj, const void *caller, int family)
+{
+	if (st_unlikely(st_load_relaxed(&st_trace_flags) == ST_TRACE_SUMMARY) &&
+	    st_trace_enter()) {
+		const void *st_caller_ = st_tls.caller;
+		st_summary_saw(obj, ST_SUM_LIFE_INIT | ST_SUM_LIFE_FIRST_USE | family << ST_SUM_LIFE_FAMILY,
+			       2, (const uint64_t[]){ (uint64_t)(uintptr_t)obj, (uint64_t)(uintptr_t)caller });
+		st_tls.caller = st_caller_;
+		st_trace_leave();
+	}
+}
+
 /* A record written after the moment it stands for (a signal's `signaled`,
  * written once its waiter runs: src/cond/signal.c): t is the time
  * st_trace_record_time() returned at that moment (0: now). The summary

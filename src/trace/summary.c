@@ -135,6 +135,9 @@ struct st_sum_table {
 	struct {
 		const void *obj, *site;
 		uint64_t iw[2]; /* the init's fields after obj and caller */
+		int fresh;      /* no init, and the first life of its run here:
+				 * its aggregate goes out at its destroy (it
+				 * names the object: st_summary_saw) */
 	} born[ST_SUM_BORN];
 	unsigned born_next;        /* the way born_put evicts next */
 	unsigned graves;           /* graves it kept (some may be gone) */
@@ -964,7 +967,8 @@ static int born_find(const struct st_sum_table *t, const void *obj)
 /* Remember obj's birth at site, with its init's fields: in its place if
  * it has one, else a free way of its set, else one in turn (a birth
  * forgotten is a life that goes out whole at its destroy, as before). */
-static void born_put(struct st_sum_table *t, const void *obj, const void *site, const uint64_t *fw)
+static void born_put(struct st_sum_table *t, const void *obj, const void *site, const uint64_t *fw,
+		     int fresh)
 {
 	int b = born_find(t, obj);
 	unsigned set = born_set(obj);
@@ -977,6 +981,7 @@ static void born_put(struct st_sum_table *t, const void *obj, const void *site, 
 	t->born[b].site = site;
 	t->born[b].iw[0] = fw[0];
 	t->born[b].iw[1] = fw[1];
+	t->born[b].fresh = fresh;
 }
 
 /* One more life of obj's init site without records, in t (0: no room). */
@@ -1014,17 +1019,28 @@ static int unrecorded(struct st_sum_table *t, const void *obj, int family, const
  * neither is written (t->unrec counts it); any other init or destroy of
  * that address writes it first. So the analyzer sees the lives as one,
  * named by its first init, and posters' aggregates meanwhile go to it as
- * the address names it; no other init can come between unseen. */
+ * the address names it; no other init can come between unseen.
+ * A life with no init (a private condvar's static initializer, C++'s
+ * std::condition_variable) is begun by its first wait (FIRST_USE: the
+ * wait's site is the life's, as it is its first record's at the contention
+ * level, a signal with no waiter writing none): the same, but that a
+ * first use the grave did not carry on (a run's first life) has no record
+ * that would name the object, so its aggregate goes out plain at its
+ * destroy (fresh) and does that; the destroy is kept, and the lives after
+ * it fold. */
 int st_summary_saw(const void *first, int life, unsigned n, const uint64_t *w)
 {
 	struct st_sum_table *t = st_sum_mine;
 	int kind = life & (ST_SUM_LIFE_INIT | ST_SUM_LIFE_DESTROY);
+	int first_use = life & ST_SUM_LIFE_FIRST_USE;
 	int family = life >> ST_SUM_LIFE_FAMILY;
 	const void *caller = kind && w && n >= 2 ? (const void *)(uintptr_t)w[1] : 0;
 	int folds = family && first && caller && n <= 4 && st_summary_lives;
 	uint64_t fw[2] = { 0, 0 }; /* its fields after obj and caller */
 	for (unsigned i = 2; kind && w && i < n && i < 4; i++)
 		fw[i - 2] = w[i];
+	if (first_use) /* (no init's fields: never one an init record has) */
+		fw[0] = fw[1] = ~(uint64_t)0;
 	if (!t && kind == ST_SUM_LIFE_INIT && folds)
 		t = mine(); /* to remember the birth */
 	if (t) {
@@ -1051,22 +1067,28 @@ int st_summary_saw(const void *first, int life, unsigned n, const uint64_t *w)
 		return 0;
 	struct st_sum_entry *e;
 	if (kind == ST_SUM_LIFE_INIT) {
+		/* A first use whose life the grave did not carry on begins a
+		 * run: nothing named the object yet (no init record). */
+		int fresh = first_use && !taken;
 		e = entry_find(t, first);
-		if (e && e->dirty && !(folds && e->dead && e->life_site == caller))
+		if (e && e->dirty && !(folds && !fresh && e->dead && e->life_site == caller))
 			emit_inside(e, 0);
 		else if (e)
 			e->dead = 0; /* the next life from the same site: taken on */
 		if (folds)
-			born_put(t, first, caller, fw);
+			born_put(t, first, caller, fw, fresh);
 		return taken;
 	}
 	e = entry_find(t, first);
 	int b = born_find(t, first);
 	const void *site = b >= 0 ? t->born[b].site : 0;
+	int fresh = site && t->born[b].fresh;
 	if (site)
 		t->born[b].obj = 0;
 	if (e && e->dirty) {
-		if (folds && site && (!e->lives || e->life_site == site)) {
+		/* (a fresh life's aggregate goes out: it names the object at
+		 * the address, as an init record would have) */
+		if (folds && site && !fresh && (!e->lives || e->life_site == site)) {
 			e->lives++;
 			e->life_site = site;
 			e->dead = 1;

@@ -161,6 +161,14 @@ int st_summary_step(void);
  * the thread's age (once a second), its exit and the process's. */
 #define ST_SUM_LIFE_INIT 1
 #define ST_SUM_LIFE_DESTROY 2
+/* With _INIT: no init, the object's first use, by a life that began with
+ * a static initializer (st_summary_note_first_use; w: obj and the use's
+ * caller, the life's site). It begins the life as an init does, with no
+ * record; the first life of a run has no record of its start, so its
+ * aggregate goes out (plain) at its destroy, which names the object at
+ * the address for the analyzer as an init record does; the lives after
+ * it fold as an init's do. */
+#define ST_SUM_LIFE_FIRST_USE 4
 #define ST_SUM_LIFE_FAMILY 3
 int st_summary_saw(const void *first, int life, unsigned n, const uint64_t *w);
 

@@ -6,7 +6,10 @@
  * site in time, W in every life; the worker's aggregate spans every life
  * at the address and carries S from the first one: it must not rename
  * the lives that came after (analysis/model/summary.c, name_object).
- * usage: noinit ROUNDS */
+ * PAUSE_MS: main sleeps that long before the second half's first round,
+ * so that its table is older than a second there (at the summary level:
+ * its kept destroy written, and a new run of lives begun mid-run).
+ * usage: noinit ROUNDS [PAUSE_MS] */
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
@@ -50,11 +53,16 @@ static void *worker(void *arg)
 int main(int argc, char **argv)
 {
 	pthread_t t;
+	int pause_ms = 0;
 	if (argc > 1)
 		rounds = atoi(argv[1]);
+	if (argc > 2)
+		pause_ms = atoi(argv[2]);
 	main_tid = (int)syscall(SYS_gettid);
 	CHECK_EQ(pthread_create(&t, NULL, worker, NULL), 0);
 	for (int r = 1; r <= rounds; r++) {
+		if (pause_ms && r == rounds / 2 + 1)
+			usleep((useconds_t)pause_ms * 1000); /* the state wanted: time passed */
 		struct job *j = malloc(sizeof(*j));
 		CHECK(j != NULL);
 		*j = (struct job){ PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0 };

@@ -54,6 +54,8 @@ static void relocked(struct sa_model *m, const struct sa_event *e, uint32_t ti, 
 	struct sa_object *mo = sa_model_object(m, e, (uint64_t)addr, &mi);
 	if (!mo || !sa_mutex_of(m, mo))
 		return;
+	if (!mo->caller) /* (no event of its own named it: its first use is here) */
+		mo->caller = m->threads[ti].cond_caller;
 	int contended = e->f[SA_F_cond_relocked_contended].v != 0;
 	sa_model_waited(m, ti, mi, SA_WAIT_COND_RELOCK, ns, contended ? 0 : SA_WAITED_AT_ONCE);
 	if (contended)
@@ -86,6 +88,7 @@ static void cond_event(struct sa_model *m, const struct sa_event *e)
 		break;
 	case SA_EV_cond_enqueued:
 		c->waits++;
+		m->threads[ti].cond_caller = sa_ev_caller(e);
 		sa_model_wait_begins(m, ti, oi, e->ts);
 		if ((v = e->f[SA_F_cond_enqueued_node].v) &&
 		    sa_map_put(&m->node_map, o->proc, (uint64_t)v, ti))
@@ -149,6 +152,7 @@ static void cond_event(struct sa_model *m, const struct sa_event *e)
 		c->relock_ns += v > 0 ? (uint64_t)v : 0;
 		m->threads[ti].in_relock = 0;
 		relocked(m, e, ti, v > 0 ? (uint64_t)v : 0);
+		m->threads[ti].cond_caller = 0;
 		break;
 	case SA_EV_cond_signal: {
 		int64_t moved = e->f[SA_F_cond_signal_moved].v;

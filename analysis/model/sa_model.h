@@ -94,6 +94,11 @@ struct sa_thread {
 	/* Between its cond:woke and cond:relocked: a mutex acquisition then is
 	 * the condvar's re-acquisition, in the ledger as cond-relock only. */
 	int in_relock;
+	/* The call site of its condvar wait in progress (cond:enqueued's), 0
+	 * none: it names the mutex the wait takes back if nothing did yet
+	 * (cond.c, relocked), so that a mutex only ever taken there
+	 * uncontended has a name (summary.c, agg_cond_relocked, the same). */
+	uint64_t cond_caller;
 	/* Waiting (lock acquisitions and timeouts with a wait_ns). */
 	uint64_t waits, wait_ns, timeouts;
 	uint32_t top_obj;    /* object it waited longest on, valid if top_wait_ns */

@@ -103,6 +103,9 @@ struct st_sum_table {
 	uint64_t since_ns;         /* coarse clock of the oldest aggregate, 0 none */
 	const void *woken_obj;     /* woken from a futex wait on it, not yet past it */
 	int in_relock;             /* between cond:woke and cond:relocked */
+	const void *wait_caller;   /* its condvar wait's call site, enqueued to
+				    * relocked: the mutex's entry takes it (the
+				    * analyzer's cond.c names it so too) */
 	unsigned ops;              /* st_tls.ops when the age was last checked */
 	/* Futile wakes (doc/wakes.md, as the wake ledger sees them): its last
 	 * condvar wait ended signaled (woke), then the condvar, mutex and the
@@ -1116,6 +1119,7 @@ static void agg_cond_enqueued(const void *cond, const void *caller, const void *
 	e->c[ST_SUMMARY_COUNT_COND_FUTILE] += t->fut_acq && t->fut_acq == mutex_acq &&
 					     t->fut_cond == cond && t->fut_mutex == mutex;
 	t->fut_acq = 0;
+	t->wait_caller = caller;
 }
 
 static void agg_cond_leaving(const void *cond, const void *node, int reason)
@@ -1193,9 +1197,13 @@ static void agg_cond_relocked(const void *cond, const void *mutex, const void *n
 	t->fut_mutex = mutex;
 	t->fut_acq = t->woke_signaled ? mutex_acq : 0;
 	t->woke_signaled = 0;
+	const void *wait_caller = t->wait_caller;
+	t->wait_caller = 0;
 	if (result || !mutex)
 		return;
-	struct st_sum_entry *me = begin(mutex, ST_SUMMARY_FAMILY_MUTEX, 1, 0);
+	/* (its first use, if nothing of its own came before: a mutex only
+	 * ever taken there without contention has no event of its own) */
+	struct st_sum_entry *me = begin(mutex, ST_SUMMARY_FAMILY_MUTEX, 1, wait_caller);
 	if (me)
 		ledger(me, ST_SUMMARY_HIST_LEDGER_COND_RELOCK, relock_ns, 0, !contended);
 }

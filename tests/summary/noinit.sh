@@ -22,6 +22,18 @@ for level in contention summary; do
 		fail "$level: condvar rows $got, want $rounds from main"
 	fi
 done
+# The job's mutex is only ever taken without contention (no event of its
+# own): it is named by the wait that takes it back, at both levels, not
+# by its address (analysis/model/cond.c, relocked; the summary level's
+# agg_cond_relocked).
+for level in contention summary; do
+	got=$(jq -c "[.tables[] | select(.name == \"waits.top\") | .rows[] | select(.procname == \"$comm\" and .kind == \"cond-relock\") | {site: (.site | split(\" \")[0]), waits}]" "$T/$level.json")
+	if [ "$got" = '[{"site":"main","waits":'"$rounds"'}]' ]; then
+		pass "$level: the job's mutex named by main's wait"
+	else
+		fail "$level: cond-relock rows $got, want $rounds waits named by main's wait"
+	fi
+done
 # ... and not a record per life at the summary level: main's first wait of
 # each life begins it as an init would (the format unchanged), so the lives
 # fold: their destroys are kept back and taken on by the next life's first

@@ -2,7 +2,9 @@
  * must be taken exactly once, and nobody may sleep while tokens remain. */
 #include <pthread.h>
 #include <semaphore.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "check.h"
 
@@ -63,10 +65,30 @@ static void *mutual(void *p)
 	return 0;
 }
 
+/* One wait that surely ends acquired on the slow path (asleep when the
+ * post comes), whatever the stress below does on this machine: the traced
+ * run's check wants its events (wait_begin, sleep, acquired), which the
+ * stress alone may not give when every token is found at once. */
+static sem_t first;
+static volatile int first_tid;
+static void *first_wait(void *p)
+{
+	(void)p;
+	first_tid = (int)syscall(SYS_gettid);
+	CHECK_EQ(sem_wait(&first), 0);
+	return 0;
+}
+
 int main(void)
 {
-	pthread_t p[POSTERS], w[WAITERS], m[10];
+	pthread_t p[POSTERS], w[WAITERS], m[10], f;
 	st_check_interposed("sem_timedwait");
+	CHECK_EQ(sem_init(&first, 0, 0), 0);
+	CHECK_EQ(pthread_create(&f, 0, first_wait, 0), 0);
+	while (!first_tid || !st_thread_in_futex_wait(first_tid))
+		usleep(100);
+	CHECK_EQ(sem_post(&first), 0);
+	CHECK_EQ(pthread_join(f, 0), 0);
 	CHECK_EQ(sem_init(&s, 0, 0), 0);
 	for (int i = 0; i < WAITERS; i++)
 		CHECK_EQ(pthread_create(&w[i], 0, wait_loop, 0), 0);

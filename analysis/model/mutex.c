@@ -37,6 +37,7 @@ static int mutex_merge(struct sa_model *m, void *dp, const void *sp)
 	d->have_acq = d->have_cont = 1;
 	d->acq_base = d->cont_base = 0;
 	d->acq_last = acq;
+	d->acq_more = 0; /* (in acq now, s's too) */
 	d->cont_last = cont;
 	d->counts_final = d->counts_final && s->counts_final;
 	d->full = d->full || s->full;
@@ -62,7 +63,8 @@ static int mutex_merge(struct sa_model *m, void *dp, const void *sp)
 
 uint64_t sa_mutex_acquisitions(const struct sa_mutex *x)
 {
-	uint64_t c = x->have_acq && x->acq_last > x->acq_base ? x->acq_last - x->acq_base : 0;
+	uint64_t c = (x->have_acq && x->acq_last > x->acq_base ? x->acq_last - x->acq_base : 0) +
+		     x->acq_more;
 	uint64_t seen = x->acquired_events, cont = sa_mutex_contended(x);
 	if (seen > c)
 		c = seen;

@@ -17,6 +17,9 @@ struct sa_mutex {
 	int have_acq, have_cont;
 	uint64_t acq_base, acq_last;
 	uint64_t cont_base, cont_last;
+	/* Acquisitions of lives folded into it whose destroy no record
+	 * carries (the summary level kept it back: LIFE b 3), on top. */
+	uint64_t acq_more;
 	/* Observed. */
 	uint64_t acquired_events, releases, how[ST_MUTEX_HOW_N];
 	uint64_t requested, trylock_failed, timeouts, misuse[ST_MUTEX_MISUSE_N];

@@ -41,6 +41,7 @@ struct agg {
 	uint64_t life_site; /* tag LIFE: whole lives from this init site */
 	int have_life;
 	uint64_t unrecorded; /* b 2: lives of them with no init or destroy record */
+	uint64_t unrec_acq;  /* b 3: a mutex's: those lives' acquisitions (minor 15) */
 };
 
 static struct hist *hist_of(struct agg *a, int id)
@@ -97,6 +98,8 @@ static void decode(struct agg *a, const uint64_t *kv, unsigned n)
 				a->life_site = v, a->have_life = 1;
 			else if (b == 2)
 				a->unrecorded += v;
+			else if (b == 3)
+				a->unrec_acq += v;
 			else if (b != 1)
 				a->bad = 1;
 			continue;
@@ -557,6 +560,10 @@ static void summary_event(struct sa_model *m, const struct sa_event *e)
 		uint32_t *n = o->is_class ? &o->instances : &o->unrecorded;
 		*n = u > UINT32_MAX - *n ? UINT32_MAX : *n + (uint32_t)u;
 		m->unrecorded += u;
+		/* a mutex's acquisitions that only its kept destroys knew */
+		struct sa_mutex *x = a.unrec_acq && type == SA_OBJ_MUTEX ? sa_mutex_of(m, o) : NULL;
+		if (x)
+			x->acq_more += a.unrec_acq;
 	}
 out:
 	for (unsigned i = 0; i < a.nh; i++)

@@ -152,6 +152,7 @@ struct st_sum_table {
 		const void *site, *obj;
 		int family;
 		uint32_t n;
+		uint64_t acq; /* a mutex's: its lives' acquisitions (LIFE b 3) */
 	} unrec[ST_SUM_UNREC];
 	unsigned nunrec;
 	struct st_sum_entry e[ST_SUM_SLOTS];
@@ -227,8 +228,8 @@ struct st_sum_grave {
 static uint64_t st_sum_gkey[ST_SUM_GRAVES] __attribute__((aligned(64)));
 static struct st_sum_grave st_sum_grave[ST_SUM_GRAVES];
 
-_Static_assert(ST_SUMMARY_FAMILY_COND == 2 && ST_SUMMARY_FAMILY_SEM == 3 &&
-		       ST_SUMMARY_FAMILY_RWLOCK == 4,
+_Static_assert(ST_SUMMARY_FAMILY_MUTEX == 1 && ST_SUMMARY_FAMILY_COND == 2 &&
+		       ST_SUMMARY_FAMILY_SEM == 3 && ST_SUMMARY_FAMILY_RWLOCK == 4,
 	       "internal/trace.h's ST_SUM_FOLDS_ are summary.def's families");
 
 /* An address's bits mixed into the top ones (entries, graves). */
@@ -281,7 +282,9 @@ static void grave_write(int g)
 	const void *obj = (const void *)(uintptr_t)(st_sum_gkey[g] & ~(uint64_t)3);
 	const void *caller = st_tls.caller;
 	const struct st_probes *p = st_load_acquire(&st_probes_in);
-	if (r->family == ST_SUMMARY_FAMILY_SEM)
+	if (r->family == ST_SUMMARY_FAMILY_MUTEX) /* (kept only with no contended) */
+		p->mutex_destroy(obj, r->caller, (int)r->dw[0], r->dw[1], 0);
+	else if (r->family == ST_SUMMARY_FAMILY_SEM)
 		p->sem_destroy(obj, r->caller, (int)r->dw[0], (int)r->dw[1]);
 	else if (r->family == ST_SUMMARY_FAMILY_COND)
 		p->cond_destroy(obj, r->caller, (uint32_t)r->dw[0], (uint32_t)r->dw[1]);
@@ -489,6 +492,8 @@ static void table_emit(struct st_sum_table *t, int reason, int inside)
 		struct kv k = { .obj = t->unrec[i].obj, .family = t->unrec[i].family };
 		kv_put(&k, ST_SUMMARY_TAG_LIFE, 0, 0, (uint64_t)(uintptr_t)t->unrec[i].site);
 		kv_put(&k, ST_SUMMARY_TAG_LIFE, 0, 2, t->unrec[i].n);
+		if (t->unrec[i].acq)
+			kv_put(&k, ST_SUMMARY_TAG_LIFE, 0, 3, t->unrec[i].acq);
 		kv_emit(&k);
 		n++;
 	}
@@ -987,8 +992,21 @@ static void born_put(struct st_sum_table *t, const void *obj, const void *site, 
 	t->born[b].fresh = fresh;
 }
 
+/* Whether a mutex's life may fold, its aggregate in entry e (NULL: none)
+ * and its destroy's result and contended counter given: only what adds
+ * up across lives (no counter's maximum, an acquired or released event's:
+ * the analyzer reads a life's counters from its records, and a kept
+ * destroy's acquisitions are summed instead, LIFE b 3), no contended
+ * acquisition, and a destroy that ended it (not EBUSY). */
+static int mutex_folds(const struct st_sum_entry *e, uint64_t result, uint64_t contended)
+{
+	return !result && !contended &&
+	       !(e && (e->c[ST_SUMMARY_COUNT_MUTEX_ACQ_MAX] || e->c[ST_SUMMARY_COUNT_MUTEX_CONT_MAX]));
+}
+
 /* One more life of obj's init site without records, in t (0: no room). */
-static int unrecorded(struct st_sum_table *t, const void *obj, int family, const void *site)
+static int unrecorded(struct st_sum_table *t, const void *obj, int family, const void *site,
+		      uint64_t acq)
 {
 	unsigned i = 0;
 	while (i < t->nunrec && (t->unrec[i].site != site || t->unrec[i].family != family))
@@ -999,10 +1017,12 @@ static int unrecorded(struct st_sum_table *t, const void *obj, int family, const
 		t->unrec[i].site = site;
 		t->unrec[i].family = family;
 		t->unrec[i].n = 0;
+		t->unrec[i].acq = 0;
 		t->nunrec++;
 	}
 	t->unrec[i].obj = obj;
 	t->unrec[i].n++;
+	t->unrec[i].acq += acq;
 	if (!t->since_ns) /* (table_emit sends a table with an age) */
 		t->since_ns = coarse_ns();
 	return 1;
@@ -1038,7 +1058,10 @@ int st_summary_saw(const void *first, int life, unsigned n, const uint64_t *w)
 	int first_use = life & ST_SUM_LIFE_FIRST_USE;
 	int family = life >> ST_SUM_LIFE_FAMILY;
 	const void *caller = kind && w && n >= 2 ? (const void *)(uintptr_t)w[1] : 0;
-	int folds = family && first && caller && n <= 4 && st_summary_lives;
+	int folds = family && first && caller && st_summary_lives;
+	/* Its destroy kept in a grave too (its fields after obj and caller
+	 * kept: two; a mutex's third, its contended counter, must be 0). */
+	int keeps = folds && (n <= 4 || family == ST_SUMMARY_FAMILY_MUTEX);
 	uint64_t fw[2] = { 0, 0 }; /* its fields after obj and caller */
 	for (unsigned i = 2; kind && w && i < n && i < 4; i++)
 		fw[i - 2] = w[i];
@@ -1061,7 +1084,10 @@ int st_summary_saw(const void *first, int life, unsigned n, const uint64_t *w)
 		const struct st_sum_grave *r = &st_sum_grave[g];
 		if (kind == ST_SUM_LIFE_INIT && folds && r->owner == t && r->family == family &&
 		    r->site == caller && r->iw[0] == fw[0] && r->iw[1] == fw[1])
-			taken = unrecorded(t, first, family, caller); /* (0: no room) */
+			/* (0: no room; a mutex's kept destroy says its
+			 * life's acquisitions, its record now never will) */
+			taken = unrecorded(t, first, family, caller,
+					   family == ST_SUMMARY_FAMILY_MUTEX ? r->dw[1] : 0);
 		if (!taken)
 			grave_write(g);
 		grave_free(g);
@@ -1088,10 +1114,14 @@ int st_summary_saw(const void *first, int life, unsigned n, const uint64_t *w)
 	int fresh = site && t->born[b].fresh;
 	if (site)
 		t->born[b].obj = 0;
+	/* A mutex's life folds only with what adds up across lives (and
+	 * its destroy keeps its counters only where they are all it has). */
+	int mutex_ok = family != ST_SUMMARY_FAMILY_MUTEX ||
+		       mutex_folds(e && e->dirty ? e : 0, fw[0], n > 4 && w ? w[4] : 1);
 	if (e && e->dirty) {
 		/* (a fresh life's aggregate goes out: it names the object at
 		 * the address, as an init record would have) */
-		if (folds && site && !fresh && (!e->lives || e->life_site == site)) {
+		if (folds && site && !fresh && mutex_ok && (!e->lives || e->life_site == site)) {
 			e->lives++;
 			e->life_site = site;
 			e->dead = 1;
@@ -1100,7 +1130,7 @@ int st_summary_saw(const void *first, int life, unsigned n, const uint64_t *w)
 		}
 	}
 	/* A semaphore with sleepers left is misuse the record must tell. */
-	if (folds && site && !(family == ST_SUMMARY_FAMILY_SEM && fw[1]))
+	if (keeps && site && mutex_ok && !(family == ST_SUMMARY_FAMILY_SEM && fw[1]))
 		return grave_keep(t, (uintptr_t)first, family, site, t->born[b].iw, caller, fw);
 	return 0;
 }

@@ -212,7 +212,10 @@ static uint64_t budget_ns(unsigned s, int mult, int dflt, int others, double pau
 	if ((s == SA_SR_DEFAULT && !dflt) || mode == ST_SPIN_MODE_NONE ||
 	    (mode == ST_SPIN_MODE_BAIL && others))
 		return 0;
-	return (uint64_t)((double)count * mult * pause);
+	/* (a pause from a damaged trace may be anything: clamped, as a
+	 * double past 2^64 has no uint64_t) */
+	double b = (double)count * mult * pause;
+	return !(b > 0) ? 0 : b >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)b;
 }
 
 /* The first wake on ro by a thread other than ti after `after`: its

@@ -70,11 +70,11 @@ static void *mutual(void *p)
  * run's check wants its events (wait_begin, sleep, acquired), which the
  * stress alone may not give when every token is found at once. */
 static sem_t first;
-static volatile int first_tid;
+static int first_tid;
 static void *first_wait(void *p)
 {
 	(void)p;
-	first_tid = (int)syscall(SYS_gettid);
+	__atomic_store_n(&first_tid, (int)syscall(SYS_gettid), __ATOMIC_RELEASE);
 	CHECK_EQ(sem_wait(&first), 0);
 	return 0;
 }
@@ -85,7 +85,8 @@ int main(void)
 	st_check_interposed("sem_timedwait");
 	CHECK_EQ(sem_init(&first, 0, 0), 0);
 	CHECK_EQ(pthread_create(&f, 0, first_wait, 0), 0);
-	while (!first_tid || !st_thread_in_futex_wait(first_tid))
+	int tid;
+	while (!(tid = __atomic_load_n(&first_tid, __ATOMIC_ACQUIRE)) || !st_thread_in_futex_wait(tid))
 		usleep(100);
 	CHECK_EQ(sem_post(&first), 0);
 	CHECK_EQ(pthread_join(f, 0), 0);

@@ -94,8 +94,8 @@ static inline void st_trace_leave(void)
 #define ST_SUM_LIFE_init ~, 1
 #define ST_SUM_LIFE_destroy ~, 2
 /* The families whose lives a thread's table may hold several of, as their
- * summary.def family (st_summary_saw: ST_SUM_LIFE_FAMILY; a mutex's
- * aggregates only, not its records). */
+ * summary.def family (st_summary_saw: ST_SUM_LIFE_FAMILY; a mutex's only
+ * when they add up: mutex_folds). */
 #define ST_SUM_FOLDS_mutex ~, 1
 #define ST_SUM_FOLDS_sem ~, 3
 #define ST_SUM_FOLDS_cond ~, 2

@@ -1058,10 +1058,10 @@ int st_summary_saw(const void *first, int life, unsigned n, const uint64_t *w)
 	int first_use = life & ST_SUM_LIFE_FIRST_USE;
 	int family = life >> ST_SUM_LIFE_FAMILY;
 	const void *caller = kind && w && n >= 2 ? (const void *)(uintptr_t)w[1] : 0;
+	/* (a grave keeps two of an init's or destroy's fields after obj and
+	 * caller, all they have but a mutex destroy's contended counter,
+	 * which must be 0 to keep it: mutex_folds) */
 	int folds = family && first && caller && st_summary_lives;
-	/* Its destroy kept in a grave too (its fields after obj and caller
-	 * kept: two; a mutex's third, its contended counter, must be 0). */
-	int keeps = folds && (n <= 4 || family == ST_SUMMARY_FAMILY_MUTEX);
 	uint64_t fw[2] = { 0, 0 }; /* its fields after obj and caller */
 	for (unsigned i = 2; kind && w && i < n && i < 4; i++)
 		fw[i - 2] = w[i];
@@ -1130,7 +1130,7 @@ int st_summary_saw(const void *first, int life, unsigned n, const uint64_t *w)
 		}
 	}
 	/* A semaphore with sleepers left is misuse the record must tell. */
-	if (keeps && site && mutex_ok && !(family == ST_SUMMARY_FAMILY_SEM && fw[1]))
+	if (folds && site && mutex_ok && !(family == ST_SUMMARY_FAMILY_SEM && fw[1]))
 		return grave_keep(t, (uintptr_t)first, family, site, t->born[b].iw, caller, fw);
 	return 0;
 }

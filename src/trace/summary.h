@@ -141,8 +141,8 @@ int st_summary_step(void);
  * summary.def family << ST_SUM_LIFE_FAMILY for a semaphore's, condvar's,
  * rwlock's or mutex's (the families that fold; a mutex's life only when
  * its aggregate holds no counter maximum and it had no contended
- * acquisition, its acquisitions then summed: LIFE b 3); w: an init's or destroy's n fields as
- * words (obj, caller, ...), else NULL. 1: the event is not to be written
+ * acquisition, its acquisitions then summed: LIFE b 3); w: an init's or
+ * destroy's n fields as words (obj, caller, ...), else NULL. 1: the event is not to be written
  * (its record is folded too, below); 0: write it.
  * Before an init or destroy the thread's aggregate of the object goes out
  * (so it counts for the object's life it belongs to), but for a life the

@@ -11,7 +11,8 @@ struct st_tls {
 	const void *caller;  /* return address of the current slow-path call */
 	unsigned ops;        /* slow-path calls begun (st_set_caller): the summary
 				level checks its table's age once per operation */
-	const void *clean_caller; /* the last caller found outside the tracer's code */
+	const void *clean_caller[8]; /* callers found outside the tracer's code, by
+					st_clean_slot (internal/trace.h) */
 	volatile int relock_misses; /* condvar relock spins that ran out (wait.h hint) */
 	volatile int lock_misses; /* mutex and rwlock lock spins that ran out (wait.h hint) */
 	int cond_signals_left; /* signals that still count as replies: each private

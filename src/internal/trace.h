@@ -61,11 +61,12 @@ static inline void st_set_caller(const void *caller)
 /* The ranges never change once registered, so the callers found outside
  * them are remembered per thread, eight by their address's low bits: a
  * call site used again costs one compare instead of a walk over the
- * ranges (~50 instructions with lttng-ust's and liburcu's). One was kept
- * until session 31: a program whose operations come from a few sites in
- * turn (a job's init, lock, wait, unlock and destroy) walked the ranges
- * at almost every operation (callgrind: ~310 instructions a job of
- * bench/apps/c_jobs.c). */
+ * ranges (an executable segment each of lttng-ust's libraries, liburcu's
+ * and the probes'). One was kept until session 31: a program whose
+ * operations come from a few sites in turn (a job's init, lock, wait,
+ * unlock and destroy) walked the ranges at most of them (callgrind,
+ * bench/apps/c_jobs.c at the summary level: 67 instructions a job fewer
+ * with eight). */
 static inline unsigned st_clean_slot(const void *c)
 {
 	return (unsigned)((uintptr_t)c >> 2) & 7;

@@ -313,7 +313,11 @@ static void replay(struct sa_model *m, struct sa_spin_replay *r, int64_t now)
 	struct sa_sr_pred *p = a->p[a->waits++ & 1];
 	int mult = handoff(k) ? SA_SR_HANDOFF : 1, dflt = default_spins(m, oi, k);
 	double pause = pause_ns(r);
-	uint64_t need = free_ns > grace ? free_ns - grace : 0; /* spinning that reaches F */
+	/* Spinning that reaches F. A wait that slept was released after it
+	 * began to sleep, whatever the two threads' times say (a wake stamped
+	 * before the sleep by a few µs: their CPUs' clocks), so it needs some
+	 * spin: a setting that does not spin sleeps it, as it was recorded. */
+	uint64_t need = free_ns > grace ? free_ns - grace : sleeps ? 1 : 0;
 	/* Hand-off waits adapt per object, relocks per thread (wait.h). */
 	int *hint = handoff(k) ? ro->misses : k == SA_WAIT_COND_RELOCK ? rt->relock_misses : NULL;
 	int max = handoff(k) ? SR_HANDOFF_MISSES : SR_RELOCK_MISSES;

@@ -330,6 +330,33 @@ static void timeout_not_replayed(void)
 	CHECK_EQ(ev.timeouts, 1);
 }
 
+/* A wait that slept, whose release's wake is stamped a little before the
+ * futex wait began by the waiter's clock (two CPUs' times a few µs apart;
+ * seen once in a loaded CI run): it was released after it slept, so no
+ * setting that does not spin takes it without sleeping, and the recorded
+ * setting (none here) gives back what was recorded. W (101) begins at
+ * 1000, sleeps from 1100 (the wait's end at 2000 less its 900 ns), the
+ * wake is stamped at 1050, it has the lock at 2050. */
+static void wake_before_sleep(void)
+{
+	fresh();
+	feed(SA_EV_meta_start, 1, P, P, "format_major", I(2), "format_minor", I(0), "level", I(1),
+	     "spin_mode", I(ST_SPIN_MODE_NONE), "spin_limit", I(0), NULL);
+	feed(SA_EV_mutex_init, 3, P, P, "obj", I(A), "caller", I(0x400), "kind", I(3), NULL);
+	requested(1000, 101);
+	wake(1050, P, A);
+	slept(2000, 101, A, 900);
+	acquired(2050, 101, ST_MUTEX_HOW_SLEEP, 1, 1050);
+	eval();
+	CHECK_EQ(ev.waits, 1);
+	CHECK_EQ(ev.rec_sleeps, 1);
+	CHECK_EQ(ev.recorded, SA_SR_NONE);
+	PRED(SA_SR_NONE, 0, 1, 0, 1050);
+	CHECK_EQ(ev.reproduces, 1);
+	/* the least spin takes it (the release was there) */
+	PRED(BAIL(25), 1, 0, 1, 50);
+}
+
 /* Destroyed objects fold into their class: so do their accumulators. */
 static void folds_into_class(void)
 {
@@ -371,6 +398,7 @@ static const struct st_case st_cases[] = {
 	ST_CASE(held_off_anywhere),
 	ST_CASE(overload_lowers_confidence),
 	ST_CASE(timeout_not_replayed),
+	ST_CASE(wake_before_sleep),
 	ST_CASE(folds_into_class),
 	ST_CASE(report_says_it),
 };

@@ -1,5 +1,6 @@
 /* Summary: what the trace holds — span, processes, threads, events by
  * provider, format versions, and every discarded-events range. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "sa_report_util.h"
@@ -123,9 +124,18 @@ void sa_summary_build(const struct sa_model *m, const struct sa_report_opts *o,
 	t = sa_report_table(r, "summary.processes", "Processes", proc_cols, P_N);
 	if (t)
 		t->text_rows = 8;
+	/* The processes with the most events first (ties in the model's order:
+	 * trace, pid, image): a shell script's or a wrapper's tens of short
+	 * processes (pyenv's shims, make's shells) would otherwise fill the
+	 * text's 8 rows before the program that did the work. */
+	struct sa_rank *rk = m->nprocs ? malloc(m->nprocs * sizeof(*rk)) : NULL;
+	for (uint32_t i = 0; rk && i < m->nprocs; i++)
+		rk[i] = (struct sa_rank){ i, m->procs[i].events };
+	if (rk)
+		qsort(rk, m->nprocs, sizeof(*rk), sa_rank_desc);
 	uint32_t distrusted = 0;
-	for (uint32_t i = 0; t && i < m->nprocs; i++) {
-		const struct sa_proc *p = &m->procs[i];
+	for (uint32_t j = 0; t && j < m->nprocs; j++) {
+		const struct sa_proc *p = &m->procs[rk ? rk[j].i : j];
 		char fmt[32];
 		if (!(c = sa_table_row(t)))
 			break;
@@ -177,6 +187,7 @@ void sa_summary_build(const struct sa_model *m, const struct sa_report_opts *o,
 				      p->vpid);
 	}
 
+	free(rk);
 	if (t && distrusted)
 		sa_table_note(t, "%u of %u processes timed waits with CLOCK_MONOTONIC (25-45 ns a "
 			      "read on a VM): the kernel distrusts the CPU's counter (~11 ns), and it "

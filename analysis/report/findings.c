@@ -325,6 +325,30 @@ static void find_waiter(void *ctx, uint32_t thread, uint32_t obj, enum sa_wait_k
 		}
 }
 
+/* The share of their lives that the threads which released g's waiters
+ * spent not waiting (on any object), weighted by how many waiters each
+ * released; -1 when unknown (no waker recorded: the summary level, or a
+ * waker whose life the trace does not span). */
+#define WAKERS_BUSY 0.8
+static double wakers_busy(const struct sa_model *m, const struct sa_wgroup *g)
+{
+	double busy = 0, weight = 0;
+	for (unsigned k = 0; k < g->nwakers; k++) {
+		const struct sa_waker *wk = &g->wakers[k];
+		if (wk->thread >= m->nthreads || !wk->released)
+			continue;
+		const struct sa_thread *th = &m->threads[wk->thread];
+		const struct sa_thread_waits *tw = sa_thread_waits(th);
+		if (th->last_ts <= th->first_ts)
+			return -1;
+		double life = (double)(th->last_ts - th->first_ts);
+		double waited = tw ? (double)tw->wait_ns : 0;
+		busy += (double)wk->released * (waited < life ? 1 - waited / life : 0);
+		weight += (double)wk->released;
+	}
+	return weight > 0 ? busy / weight : -1;
+}
+
 static void wait_finding(struct sa_fb *f, const struct sa_waits_view *v, const struct sa_wrow *w)
 {
 	const struct sa_model *m = f->m;
@@ -424,6 +448,8 @@ static void wait_finding(struct sa_fb *f, const struct sa_waits_view *v, const s
 	}
 	/* What to try. */
 	const char *try_ = NULL;
+	char busy_try[256];
+	double busy = w->kind == SA_WAIT_COND || w->kind == SA_WAIT_SEM ? wakers_busy(m, g) : -1;
 	if (w->kind == SA_WAIT_MUTEX || w->kind == SA_WAIT_RWLOCK_WRITE)
 		try_ = "hold it for less time (move work out of the critical section) or split it";
 	else if (w->kind == SA_WAIT_RWLOCK_READ)
@@ -432,6 +458,19 @@ static void wait_finding(struct sa_fb *f, const struct sa_waits_view *v, const s
 		try_ = "signal after unlocking, or wake fewer waiters at once";
 	else if (w->kind == SA_WAIT_COND && w->s.timeouts * 2 > w->s.waits)
 		try_ = "most waits time out: nothing signals in time; check the timeout or the signaller";
+	else if (busy >= WAKERS_BUSY) {
+		/* They wait for the work of threads that hardly ever wait
+		 * (xz -T2's main thread for its two compressing workers):
+		 * those are the bottleneck; fewer waiters would not help.
+		 * (Whether the wakers compute or block elsewhere, on I/O or a
+		 * sleep, the trace does not say: both are named.) */
+		snprintf(busy_try, sizeof(busy_try),
+			 "its wakers spent %.0f %% of their lives outside any wait on a lock, "
+			 "condvar or semaphore: it waits for their work (or their input, if they "
+			 "block on I/O); make that work cheaper or share it among more threads",
+			 100.0 * busy);
+		try_ = busy_try;
+	}
 	else if (w->kind == SA_WAIT_COND || w->kind == SA_WAIT_SEM)
 		try_ = "threads idle here waiting for work: feed them faster or use fewer";
 	else if (w->kind == SA_WAIT_BARRIER)

@@ -398,7 +398,7 @@ static void st_note_config(int sem_max_mode, int sem_max, int all_mutexes_spin,
 	st_start_pending(0, 0);
 }
 
-static void st_fire_meta_stop(int objects_flushed);
+static void st_fire_meta_stop(int objects_flushed, uint64_t cpu_ns, int64_t runq_ns);
 static void st_fire_meta_clock(int source, int why, uint64_t counter_hz);
 
 /* meta:clock, the durations' clock (libsynctrace.so's synctrace_clock_info):
@@ -428,7 +428,7 @@ void st_clock_tell(int final)
 }
 
 /* The process ends: a repeat still due is made now, before stop. */
-static void st_note_stop(int objects_flushed)
+static void st_note_stop(int objects_flushed, uint64_t cpu_ns, int64_t runq_ns)
 {
 	int cs;
 	/* Nothing recorded yet (every event waits first) and not registered:
@@ -446,7 +446,7 @@ static void st_note_stop(int objects_flushed)
 	pthread_setcancelstate(cs, 0);
 	st_batch_stop(); /* the records precede stop */
 	st_clock_tell(1);
-	st_fire_meta_stop(objects_flushed);
+	st_fire_meta_stop(objects_flushed, cpu_ns, runq_ns);
 }
 
 /* In a child of fork() (the only thread now). With the fork helper: a new
@@ -644,9 +644,9 @@ void st_batch_reannounce(void)
 }
 
 /* The thread's last event: its batch goes out with it. */
-static void st_note_thread_exit(int cancelled)
+static void st_note_thread_exit(int cancelled, uint64_t cpu_ns, int64_t runq_ns)
 {
-	st_fire_thread_exit(cancelled);
+	st_fire_thread_exit(cancelled, cpu_ns, runq_ns);
 	st_batch_retire();
 	st_clock_tell(0);
 }

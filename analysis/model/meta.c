@@ -58,6 +58,11 @@ static void meta_event(struct sa_model *m, const struct sa_event *e)
 		p->clock_hz = (uint64_t)e->f[SA_F_meta_clock_counter_hz].v;
 	} else if (e->id == SA_EV_meta_stop) {
 		p->stopped = 1;
+		/* the times of the thread that ran the exit (format minor 16) */
+		uint32_t ti;
+		struct sa_thread *t = sa_model_thread(m, e, &ti);
+		if (t)
+			sa_thread_times(t, e, SA_F_meta_stop_cpu_ns, SA_F_meta_stop_runq_ns);
 		sa_model_proc_ended(m, pi);
 	}
 }

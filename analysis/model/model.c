@@ -182,6 +182,31 @@ static struct sa_thread *new_thread(struct sa_model *m, uint32_t pi, const struc
 	return t;
 }
 
+/* ns over t's life, in [0, 1]; -1 when clearly more than its life (CPU
+ * and run-queue time are counted from the thread's creation, its life
+ * from its first event: a few ms of slack, and 2 % for clocks that
+ * differ). */
+static double life_share(const struct sa_thread *t, uint64_t ns)
+{
+	if (t->last_ts <= t->first_ts)
+		return -1;
+	uint64_t life = (uint64_t)(t->last_ts - t->first_ts);
+	if (ns > life + life / 50 + 2000000)
+		return -1;
+	return ns < life ? (double)ns / (double)life : 1.0;
+}
+
+double sa_thread_cpu_share(const struct sa_thread *t)
+{
+	return t->have_cpu ? life_share(t, t->cpu_ns) : -1;
+}
+
+double sa_thread_runq_share(const struct sa_thread *t)
+{
+	return t->have_cpu && t->have_runq && sa_thread_cpu_share(t) >= 0
+		       ? life_share(t, t->runq_ns) : -1;
+}
+
 struct sa_thread *sa_model_thread(struct sa_model *m, const struct sa_event *e, uint32_t *idx)
 {
 	uint32_t pi;

@@ -91,6 +91,13 @@ struct sa_thread {
 	int started;         /* thread:start seen: began inside the trace */
 	int named;           /* thread:name named it: procname contexts (cached by the tracer) no longer rename it */
 	int exited, cancelled;
+	/* The CPU time it used and its time runnable but waiting for a CPU,
+	 * from its thread:exit or the meta:stop it emitted (format minor 16
+	 * on); have_cpu 0: unknown (an older trace, a thread alive at the
+	 * process's exit that did not run it, a process killed); have_runq 0:
+	 * its run-queue time unknown (no /proc/thread-self/schedstat). */
+	uint64_t cpu_ns, runq_ns;
+	int have_cpu, have_runq;
 	/* Between its cond:woke and cond:relocked: a mutex acquisition then is
 	 * the condvar's re-acquisition, in the ledger as cond-relock only. */
 	int in_relock;
@@ -329,6 +336,17 @@ const char *sa_model_work_name(const struct sa_model *m);
 void sa_model_name_trace(struct sa_model *m, unsigned i, const char *name);
 /* Trace index i was recorded on host `host` (its environment's hostname). */
 void sa_model_host_trace(struct sa_model *m, unsigned i, const char *host);
+
+/* Thread t's CPU time over its life (its first to its last event), in
+ * [0, 1]; -1 when unknown: no CPU time in the trace, no life, or clearly
+ * more CPU time than life (a thread that ran long before its first event:
+ * a main thread whose first synchronization came late). */
+double sa_thread_cpu_share(const struct sa_thread *t);
+/* The same of its time runnable, waiting for a CPU; -1 when unknown. */
+double sa_thread_runq_share(const struct sa_thread *t);
+/* Take t's CPU and run-queue times from e's fields cpu_field and
+ * runq_field (thread:exit, meta:stop; format minor 16), if it has them. */
+void sa_thread_times(struct sa_thread *t, const struct sa_event *e, int cpu_field, int runq_field);
 
 /* Lookups for family modules (create when asked). NULL on out of memory. */
 struct sa_proc *sa_model_proc(struct sa_model *m, const struct sa_event *e, uint32_t *idx);

@@ -3,6 +3,16 @@
 
 #include "sa_model.h"
 
+void sa_thread_times(struct sa_thread *t, const struct sa_event *e, int cpu_field, int runq_field)
+{
+	int64_t v;
+	if (!sa_ev_at(e, cpu_field, &v) || v <= 0)
+		return;
+	t->cpu_ns = (uint64_t)v, t->have_cpu = 1;
+	if (sa_ev_at(e, runq_field, &v) && v >= 0)
+		t->runq_ns = (uint64_t)v, t->have_runq = 1;
+}
+
 static void thread_event(struct sa_model *m, const struct sa_event *e)
 {
 	uint32_t ti;
@@ -25,6 +35,7 @@ static void thread_event(struct sa_model *m, const struct sa_event *e)
 	} else if (e->id == SA_EV_thread_exit) {
 		t->exited = 1;
 		t->cancelled = e->f[SA_F_thread_exit_cancelled].v != 0;
+		sa_thread_times(t, e, SA_F_thread_exit_cpu_ns, SA_F_thread_exit_runq_ns);
 		t->woken_valid = 0;
 	}
 }

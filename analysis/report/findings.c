@@ -325,14 +325,24 @@ static void find_waiter(void *ctx, uint32_t thread, uint32_t obj, enum sa_wait_k
 		}
 }
 
-/* The share of their lives that the threads which released g's waiters
- * spent not waiting (on any object), weighted by how many waiters each
- * released; -1 when unknown (no waker recorded: the summary level, or a
- * waker whose life the trace does not span). */
-#define WAKERS_BUSY 0.8
-static double wakers_busy(const struct sa_model *m, const struct sa_wgroup *g)
+/* What the threads that released g's waiters did with their lives,
+ * weighted by how many waiters each released: outside, the share spent
+ * outside any wait on an object (-1 when unknown: no waker recorded, the
+ * summary level, or a waker whose life the trace does not span); cpu, the
+ * share on a CPU (-1 unless known for every one of them: thread:exit's
+ * and meta:stop's cpu_ns, format minor 16); runq, the share runnable but
+ * waiting for a CPU (-1 unless known for every one). */
+#define WAKERS_BUSY 0.8 /* outside waits: a wait for their work or input */
+#define WAKERS_CPU 0.5  /* on a CPU or wanting one: their work */
+#define WAKERS_RUNQ 0.2 /* wanting a CPU: a machine short of them */
+struct wakers_life {
+	double outside, cpu, runq;
+};
+static struct wakers_life wakers_life(const struct sa_model *m, const struct sa_wgroup *g)
 {
-	double busy = 0, weight = 0;
+	struct wakers_life r = { -1, -1, -1 };
+	double outside = 0, cpu = 0, runq = 0, weight = 0;
+	int cpu_known = 1, runq_known = 1;
 	for (unsigned k = 0; k < g->nwakers; k++) {
 		const struct sa_waker *wk = &g->wakers[k];
 		if (wk->thread >= m->nthreads || !wk->released)
@@ -340,13 +350,25 @@ static double wakers_busy(const struct sa_model *m, const struct sa_wgroup *g)
 		const struct sa_thread *th = &m->threads[wk->thread];
 		const struct sa_thread_waits *tw = sa_thread_waits(th);
 		if (th->last_ts <= th->first_ts)
-			return -1;
+			return r;
 		double life = (double)(th->last_ts - th->first_ts);
 		double waited = tw ? (double)tw->wait_ns : 0;
-		busy += (double)wk->released * (waited < life ? 1 - waited / life : 0);
+		double c = sa_thread_cpu_share(th), q = sa_thread_runq_share(th);
+		outside += (double)wk->released * (waited < life ? 1 - waited / life : 0);
+		if (c < 0)
+			cpu_known = 0;
+		if (q < 0)
+			runq_known = 0;
+		cpu += (double)wk->released * c;
+		runq += (double)wk->released * q;
 		weight += (double)wk->released;
 	}
-	return weight > 0 ? busy / weight : -1;
+	if (weight > 0) {
+		r.outside = outside / weight;
+		r.cpu = cpu_known ? cpu / weight : -1;
+		r.runq = cpu_known && runq_known ? runq / weight : -1;
+	}
+	return r;
 }
 
 static void wait_finding(struct sa_fb *f, const struct sa_waits_view *v, const struct sa_wrow *w)
@@ -449,7 +471,9 @@ static void wait_finding(struct sa_fb *f, const struct sa_waits_view *v, const s
 	/* What to try. */
 	const char *try_ = NULL;
 	char busy_try[256];
-	double busy = w->kind == SA_WAIT_COND || w->kind == SA_WAIT_SEM ? wakers_busy(m, g) : -1;
+	struct wakers_life wl = { -1, -1, -1 };
+	if (w->kind == SA_WAIT_COND || w->kind == SA_WAIT_SEM)
+		wl = wakers_life(m, g);
 	if (w->kind == SA_WAIT_MUTEX || w->kind == SA_WAIT_RWLOCK_WRITE)
 		try_ = "hold it for less time (move work out of the critical section) or split it";
 	else if (w->kind == SA_WAIT_RWLOCK_READ)
@@ -458,17 +482,40 @@ static void wait_finding(struct sa_fb *f, const struct sa_waits_view *v, const s
 		try_ = "signal after unlocking, or wake fewer waiters at once";
 	else if (w->kind == SA_WAIT_COND && w->s.timeouts * 2 > w->s.waits)
 		try_ = "most waits time out: nothing signals in time; check the timeout or the signaller";
-	else if (busy >= WAKERS_BUSY) {
-		/* They wait for the work of threads that hardly ever wait
+	else if (wl.outside >= WAKERS_BUSY) {
+		/* They wait for threads that hardly ever wait on an object
 		 * (xz -T2's main thread for its two compressing workers):
-		 * those are the bottleneck; fewer waiters would not help.
-		 * (Whether the wakers compute or block elsewhere, on I/O or a
-		 * sleep, the trace does not say: both are named.) */
-		snprintf(busy_try, sizeof(busy_try),
-			 "its wakers spent %.0f %% of their lives outside any wait on a lock, "
-			 "condvar or semaphore: it waits for their work (or their input, if they "
-			 "block on I/O); make that work cheaper or share it among more threads",
-			 100.0 * busy);
+		 * those are the bottleneck, and fewer waiters would not help.
+		 * On a CPU (or runnable, waiting for one), their work is;
+		 * blocked elsewhere (I/O, a sleep, a join), their input; with no
+		 * CPU time in the trace, both are named. A machine whose CPUs
+		 * they waited for is short of CPUs: more threads would not
+		 * help either. */
+		double want = wl.cpu + (wl.runq > 0 ? wl.runq : 0);
+		if (wl.cpu >= 0 && want >= WAKERS_CPU && wl.runq >= WAKERS_RUNQ)
+			snprintf(busy_try, sizeof(busy_try),
+				 "its wakers were on a CPU %.0f %% of their lives and waited for one "
+				 "%.0f %%: it waits for their work, on a machine short of CPUs; make "
+				 "that work cheaper, or give them CPUs (less other load)",
+				 100.0 * wl.cpu, 100.0 * wl.runq);
+		else if (wl.cpu >= 0 && want >= WAKERS_CPU)
+			snprintf(busy_try, sizeof(busy_try),
+				 "its wakers were on a CPU %.0f %% of their lives: it waits for their "
+				 "work; make that work cheaper or share it among more threads",
+				 100.0 * wl.cpu);
+		else if (wl.cpu >= 0)
+			snprintf(busy_try, sizeof(busy_try),
+				 "its wakers spent %.0f %% of their lives blocked outside any lock, "
+				 "condvar or semaphore (I/O, a sleep, a join), on a CPU %.0f %%: it "
+				 "waits for their input; feed them faster",
+				 100.0 * (wl.outside - want > 0 ? wl.outside - want : 0),
+				 100.0 * wl.cpu);
+		else
+			snprintf(busy_try, sizeof(busy_try),
+				 "its wakers spent %.0f %% of their lives outside any wait on a lock, "
+				 "condvar or semaphore: it waits for their work (or their input, if they "
+				 "block on I/O); make that work cheaper or share it among more threads",
+				 100.0 * wl.outside);
 		try_ = busy_try;
 	}
 	else if (w->kind == SA_WAIT_COND || w->kind == SA_WAIT_SEM)

@@ -17,8 +17,9 @@
  * checks.findings. 1.2: barriers.objects, barriers.threads, once.objects,
  * rows of type barrier and once, wakes.work, wakes.work_threads. 1.3:
  * findings, waits.top, waits.blame, waits.wakers, waits.threads, the
- * identity columns (name, class, instances, site) of object tables. */
-#define SA_SCHEMA_MINOR 3
+ * identity columns (name, class, instances, site) of object tables. 1.4:
+ * waits.threads' cpu_share_of_life and cpu_ns. */
+#define SA_SCHEMA_MINOR 4
 
 /* The modules, in the order their tables are printed. */
 void sa_findings_build(const struct sa_model *m, const struct sa_report_opts *o,

@@ -54,8 +54,8 @@ static const struct sa_col blame_cols[B_N] = {
 };
 
 enum {
-	P_VPID, P_VTID, P_NAME, P_LIFE, P_WAIT, P_SHARE, P_WAITS, P_TIMEOUTS, P_TOP, P_TOP_NS,
-	P_KIND, P_N = P_KIND + SA_WAIT_NKINDS
+	P_VPID, P_VTID, P_NAME, P_LIFE, P_WAIT, P_SHARE, P_CPU_SHARE, P_WAITS, P_TIMEOUTS, P_TOP,
+	P_TOP_NS, P_CPU, P_RUNQ_SHARE, P_RUNQ, P_KIND, P_N = P_KIND + SA_WAIT_NKINDS
 };
 static const struct sa_col thread_cols[P_N] = {
 	[P_VPID] = { "vpid", "pid", SA_COL_I64, SA_COL_WIDE, 0 },
@@ -64,10 +64,14 @@ static const struct sa_col thread_cols[P_N] = {
 	[P_LIFE] = { "life_ns", "life", SA_COL_NS, 0, 0 },
 	[P_WAIT] = { "wait_total_ns", "waiting", SA_COL_NS, 0, 0 },
 	[P_SHARE] = { "wait_share_of_life", "of life", SA_COL_PCT, 0, 0 },
+	[P_CPU_SHARE] = { "cpu_share_of_life", "on cpu", SA_COL_PCT, SA_COL_WIDE, 0 },
 	[P_WAITS] = { "waits", "waits", SA_COL_U64, 0, 0 },
 	[P_TIMEOUTS] = { "timeouts", "timeouts", SA_COL_U64, 0, 0 },
 	[P_TOP] = { "top_wait", "mostly on", SA_COL_STR, 0, 40 },
 	[P_TOP_NS] = { "top_wait_ns", "there", SA_COL_NS, 0, 0 },
+	[P_CPU] = { "cpu_ns", "cpu time", SA_COL_NS, SA_COL_WIDE, 0 },
+	[P_RUNQ_SHARE] = { "runq_share_of_life", "cpu wait", SA_COL_PCT, SA_COL_WIDE, 0 },
+	[P_RUNQ] = { "runq_ns", "cpu wait time", SA_COL_NS, SA_COL_WIDE, 0 },
 	[P_KIND + SA_WAIT_MUTEX] = { "mutex_ns", "mutex", SA_COL_NS, SA_COL_WIDE, 0 },
 	[P_KIND + SA_WAIT_COND_RELOCK] = { "cond_relock_ns", "cond-relock", SA_COL_NS, SA_COL_WIDE, 0 },
 	[P_KIND + SA_WAIT_RWLOCK_READ] = { "rwlock_read_ns", "rwlock-read", SA_COL_NS, SA_COL_WIDE, 0 },
@@ -484,7 +488,7 @@ static void thread_table(const struct sa_model *m, const struct sa_report_opts *
 	struct sa_rank *rk = malloc((m->nthreads + 1) * sizeof(*rk));
 	if (!t || !tp || !rk)
 		goto out;
-	t->minor = 3;
+	t->minor = 4;
 	t->text_rows = 8;
 	if (m->nprocs > 1)
 		t->text_show = 1ull << P_VPID;
@@ -509,6 +513,20 @@ static void thread_table(const struct sa_model *m, const struct sa_report_opts *
 		sa_set_i(&c[P_VTID], th->vtid);
 		sa_cell_str(&c[P_NAME], th->procname);
 		sa_set_u(&c[P_LIFE], life);
+		if (th->have_cpu) {
+			sa_set_u(&c[P_CPU], th->cpu_ns);
+			double cs = sa_thread_cpu_share(th);
+			if (cs >= 0) {
+				sa_set_f(&c[P_CPU_SHARE], cs);
+				t->text_show |= 1ull << P_CPU_SHARE;
+			}
+			if (th->have_runq) {
+				sa_set_u(&c[P_RUNQ], th->runq_ns);
+				double rs = sa_thread_runq_share(th);
+				if (rs >= 0)
+					sa_set_f(&c[P_RUNQ_SHARE], rs);
+			}
+		}
 		if (!w)
 			continue;
 		sa_set_u(&c[P_WAIT], w->wait_ns);
@@ -531,8 +549,11 @@ static void thread_table(const struct sa_model *m, const struct sa_report_opts *
 	if (t->nrows < n)
 		sa_table_note(t, "%u of %u threads shown (--top)", t->nrows, n);
 	sa_table_note(t, "life: its first to its last event; of life: the share of it spent "
-		      "waiting (every kind: --wide)%s", o->all ? "" : "; threads that never "
-		      "waited: --all");
+		      "waiting (every kind: --wide)%s%s", t->text_show & 1ull << P_CPU_SHARE ?
+		      "; on cpu: the CPU time it used, over its life (known for the threads "
+		      "that exited, and the one that ran the process's exit; waiting for a CPU: "
+		      "--wide)" : "",
+		      o->all ? "" : "; threads that never waited: --all");
 out:
 	free(tp);
 	free(rk);

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal/thread_times.h"
 #include "internal/trace.h"
 
 typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
@@ -70,7 +71,11 @@ static void tracer_thread_end(void *unused)
 
 static void app_thread_end(void *unwound)
 {
-	st_thread_ev_exit(unwound != 0);
+	uint64_t cpu = 0;
+	int64_t runq = -1;
+	if (st_tracing())
+		st_thread_times(&cpu, &runq);
+	st_thread_ev_exit(unwound != 0, cpu, runq);
 	st_summary_thread_exit();
 }
 

@@ -5,6 +5,7 @@
 
 #include "config.h"
 #include "internal/clock.h"
+#include "internal/thread_times.h"
 #include "internal/objects.h"
 #include "internal/trace.h"
 
@@ -62,7 +63,10 @@ ST_EXPORT void synctrace_unregister_probes(void)
 	st_set_caller(0);
 	int n = st_objects_flush();
 	st_summary_flush_all(); /* summary level, or a threshold's short waits */
-	st_meta_ev_stop(n);
+	uint64_t cpu;
+	int64_t runq;
+	st_thread_times(&cpu, &runq);
+	st_meta_ev_stop(n, cpu, runq);
 	st_store_release(&st_trace_flags, 0);
 }
 

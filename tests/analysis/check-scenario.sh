@@ -22,12 +22,12 @@ lock='.tables[] | select(.name == "contention.locks") | .rows[] | select('"$prog
 wake='.tables[] | select(.name == "wakes.objects") | .rows[] | select('"$prog"')'
 spin='.tables[] | select(.name == "spin.objects") | .rows[] | select('"$prog"')'
 
-eq "schema" '.schema + " " + .version' "synctrace-report 1.3"
+eq "schema" '.schema + " " + .version' "synctrace-report 1.4"
 eq "partial" '.partial' false
 eq "lower bounds" '.lower_bounds' false
 eq "processes" '[.tables[] | select(.name == "summary.processes") | .rows[] | select('"$prog"')] | length' 1
 eq "mutexes spin" '.tables[] | select(.name == "summary.processes") | .rows[] | select('"$prog"') | .mutexes_spin' "all"
-eq "format" '.tables[] | select(.name == "summary.processes") | .rows[] | select('"$prog"') | .format' "4.15"
+eq "format" '.tables[] | select(.name == "summary.processes") | .rows[] | select('"$prog"') | .format' "4.16"
 eq "threads" '.tables[] | select(.name == "summary.processes") | .rows[] | select('"$prog"') | .threads' 2
 eq "mutexes" "[$lock] | length" 2
 # Mutex A: the one with contended acquisitions.

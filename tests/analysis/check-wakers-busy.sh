@@ -1,37 +1,79 @@
 #!/usr/bin/env bash
-# usage: check-wakers-busy.sh REPORT TRACE_DIR
-# wakers_busy.c: main waited on results_cv for a thread that computes
-# between its signals, and "idler" on work_cv for a thread that itself
-# waits between its signals. The findings must tell them apart: the first
-# wait is for its waker's work (more threads or cheaper work would help),
-# the second is threads idle for want of work.
+# usage: check-wakers-busy.sh REPORT busy|idle TRACE_DIR
+# wakers_busy.c's condvar waits, told apart by what their wakers did with
+# their lives (the findings' advice, and waits.threads' CPU columns):
+#   busy: main waited on results_cv for a thread that computes between its
+#     signals (a wait for its work: cheaper work or more threads would
+#     help; or more CPUs, when it also waited for them), then on input_cv for a thread that sleeps between them (a wait
+#     for its input: feed it faster);
+#   idle: "idler" waited on work_cv for a thread that itself waits between
+#     its signals (threads idle for want of work).
 set -u
-report=$1 trace=$2
+report=$1 mode=$2 trace=$3
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sa-wb.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 fails=0
 fail() { echo "check-wakers-busy: FAIL: $*" >&2; fails=$((fails + 1)); }
 pass() { echo "check-wakers-busy: ok: $*"; }
-"$report" --format json "$trace" >"$tmp/r.json" 2>"$tmp/err" ||
+"$report" --all --format json "$trace" >"$tmp/r.json" 2>"$tmp/err" ||
 	{ echo "check-wakers-busy: report failed: $(cat "$tmp/err")" >&2; exit 1; }
+prog='.procname == "test_analysis_w"'
 finding() { # finding OBJECT FIELD
 	jq -r --arg o "$1" '[.tables[] | select(.name == "findings") | .rows[] |
-		select(.procname == "test_analysis_w" and .name == $o and .kind == "wait")] | first | .'"$2"' // empty' "$tmp/r.json"
+		select('"$prog"' and .name == $o and .kind == "wait")] | first | .'"$2"' // empty' "$tmp/r.json"
 }
-try=$(finding results_cv try)
-by=$(finding results_cv by_thread)
-case "$by" in cruncher:*) pass "results_cv: woken by $by" ;;
-*) fail "results_cv: woken by '$by', want cruncher:TID" ;; esac
-case "$try" in
-"its wakers spent "*" of their lives outside any wait on a lock, condvar or semaphore: it waits for their work"*"share it among more threads")
-	pass "results_cv: waits for its waker's work ($try)" ;;
-*) fail "results_cv: try '$try'" ;; esac
-try=$(finding work_cv try)
-by=$(finding work_cv by_thread)
-case "$by" in feeder:*) pass "work_cv: woken by $by" ;;
-*) fail "work_cv: woken by '$by', want feeder:TID" ;; esac
-if [ "$try" = "threads idle here waiting for work: feed them faster or use fewer" ]; then
-	pass "work_cv: idle for want of work"; else fail "work_cv: try '$try'"; fi
+woken_by() { # woken_by OBJECT THREAD
+	local by
+	by=$(finding "$1" by_thread)
+	case "$by" in "$2":*) pass "$1: woken by $by" ;;
+	*) fail "$1: woken by '$by', want $2:TID" ;; esac
+}
+cpu() { # cpu THREAD: its cpu_share_of_life, as a percentage
+	jq -r --arg t "$1" '[.tables[] | select(.name == "waits.threads") | .rows[] |
+		select(.name == $t)] | first | .cpu_share_of_life // "null" |
+		if . == "null" then "null" else (. * 100 | floor) end' "$tmp/r.json"
+}
+cpu_in() { # cpu_in THREAD MIN MAX
+	local c
+	c=$(cpu "$1")
+	if [ "$c" != null ] && [ "$c" -ge "$2" ] && [ "$c" -le "$3" ]; then
+		pass "$1: on a CPU $c % of its life"; else
+		fail "$1: on a CPU '$c' % of its life, want $2-$3"; fi
+}
+case $mode in
+busy)
+	woken_by results_cv cruncher
+	try=$(finding results_cv try)
+	# (on a loaded machine the cruncher also waits for a CPU, and the
+	# advice says the machine is short of them)
+	case "$try" in
+	"its wakers were on a CPU "*" of their lives: it waits for their work; make that work cheaper or share it among more threads" | \
+	"its wakers were on a CPU "*" of their lives and waited for one "*": it waits for their work, on a machine short of CPUs; make that work cheaper, or give them CPUs (less other load)")
+		pass "results_cv: waits for its waker's work ($try)" ;;
+	*) fail "results_cv: try '$try'" ;; esac
+	woken_by input_cv napper
+	try=$(finding input_cv try)
+	case "$try" in
+	"its wakers spent "*" of their lives blocked outside any lock, condvar or semaphore (I/O, a sleep, a join), on a CPU "*": it waits for their input; feed them faster")
+		pass "input_cv: waits for its waker's input ($try)" ;;
+	*) fail "input_cv: try '$try'" ;; esac
+	# CPU time: the cruncher computes its whole life (on a loaded machine,
+	# less: its time slices are shared, and life is wall time), the napper
+	# sleeps, main waits or joins.
+	cpu_in cruncher 20 100
+	cpu_in napper 0 10
+	cpu_in test_analysis_w 0 20
+	;;
+idle)
+	woken_by work_cv feeder
+	try=$(finding work_cv try)
+	if [ "$try" = "threads idle here waiting for work: feed them faster or use fewer" ]; then
+		pass "work_cv: idle for want of work"; else fail "work_cv: try '$try'"; fi
+	cpu_in feeder 0 10
+	cpu_in idler 0 10
+	;;
+*) echo "check-wakers-busy: mode $mode?" >&2; exit 2 ;;
+esac
 if [ $fails -ne 0 ]; then
 	jq -r '.tables[] | select(.name == "findings") | .rows[] | .text' "$tmp/r.json" >&2
 	exit 1

@@ -1,17 +1,21 @@
-/* Two condvar waits whose advice in the report's findings differs by
- * what their wakers do between wakes (analysis/report/findings.c,
- * wakers_busy):
- *   results_cv: main waits for ITEMS results, each computed by "cruncher"
- *     in CRUNCH_NS of its own CPU time, during which it waits on nothing:
- *     the waker is busy, the wait is for its work;
- *   work_cv: "idler" waits for ITEMS items, each posted by "feeder" after
- *     a timed wait of FEED_NS on tick_cv that nothing signals: the waker
- *     itself waits nearly all its life, the idler waits for work.
- * The two run one after the other. usage: wakers_busy */
+/* Condvar waits whose advice in the report's findings differs by what
+ * their wakers do between wakes (analysis/report/findings.c, wakers_life):
+ * usage: wakers_busy busy|idle
+ *   busy: results_cv: main waits for ITEMS results, each computed by
+ *     "cruncher" in CRUNCH_NS of its own CPU time, during which it waits on
+ *     nothing: the waker is on a CPU, the wait is for its work; then
+ *     input_cv: main waits for ITEMS inputs, each posted by "napper" after
+ *     a nanosleep of NAP_NS: the waker is blocked outside any object, the
+ *     wait is for its input;
+ *   idle: work_cv: "idler" waits for ITEMS items, each posted by "feeder"
+ *     after a timed wait of FEED_NS on tick_cv that nothing signals: the
+ *     waker itself waits nearly all its life, the idler waits for work.
+ * Each mode's waits run one after the other. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "check.h"
@@ -19,12 +23,13 @@
 #define ITEMS 6
 #define CRUNCH_NS 15000000LL
 #define FEED_NS 15000000LL
+#define NAP_NS 15000000LL
 
 static pthread_mutex_t m1 = PTHREAD_MUTEX_INITIALIZER, m2 = PTHREAD_MUTEX_INITIALIZER,
-		       m3 = PTHREAD_MUTEX_INITIALIZER;
+		       m3 = PTHREAD_MUTEX_INITIALIZER, m4 = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t results_cv = PTHREAD_COND_INITIALIZER, work_cv = PTHREAD_COND_INITIALIZER,
-		      tick_cv = PTHREAD_COND_INITIALIZER;
-static int ready, posted;
+		      tick_cv = PTHREAD_COND_INITIALIZER, input_cv = PTHREAD_COND_INITIALIZER;
+static int ready, posted, napped;
 
 static int64_t now_ns(clockid_t clk)
 {
@@ -49,6 +54,22 @@ static void *cruncher(void *arg)
 		ready++;
 		CHECK_EQ(pthread_cond_signal(&results_cv), 0);
 		CHECK_EQ(pthread_mutex_unlock(&m1), 0);
+	}
+	return 0;
+}
+
+static void *napper(void *arg)
+{
+	(void)arg;
+	pthread_setname_np(pthread_self(), "napper");
+	for (int i = 0; i < ITEMS; i++) {
+		struct timespec nap = { 0, NAP_NS };
+		while (nanosleep(&nap, &nap) && errno == EINTR)
+			;
+		CHECK_EQ(pthread_mutex_lock(&m4), 0);
+		napped++;
+		CHECK_EQ(pthread_cond_signal(&input_cv), 0);
+		CHECK_EQ(pthread_mutex_unlock(&m4), 0);
 	}
 	return 0;
 }
@@ -90,21 +111,36 @@ static void *feeder(void *arg)
 	return 0;
 }
 
-int main(void)
+/* main waits for ITEMS counts of *n under m on cv, made by fn's thread. */
+static void main_waits_for(void *(*fn)(void *), pthread_mutex_t *m, pthread_cond_t *cv, int *n)
 {
-	pthread_t t1, t2;
-	CHECK_EQ(pthread_create(&t1, 0, cruncher, 0), 0);
-	CHECK_EQ(pthread_mutex_lock(&m1), 0);
+	pthread_t t;
+	CHECK_EQ(pthread_create(&t, 0, fn, 0), 0);
+	CHECK_EQ(pthread_mutex_lock(m), 0);
 	for (int got = 0; got < ITEMS; got++)
-		while (ready <= got)
-			CHECK_EQ(pthread_cond_wait(&results_cv, &m1), 0);
-	CHECK_EQ(pthread_mutex_unlock(&m1), 0);
-	CHECK_EQ(pthread_join(t1, 0), 0);
+		while (*n <= got)
+			CHECK_EQ(pthread_cond_wait(cv, m), 0);
+	CHECK_EQ(pthread_mutex_unlock(m), 0);
+	CHECK_EQ(pthread_join(t, 0), 0);
+}
 
-	CHECK_EQ(pthread_create(&t1, 0, idler, 0), 0);
-	CHECK_EQ(pthread_create(&t2, 0, feeder, 0), 0);
-	CHECK_EQ(pthread_join(t1, 0), 0);
-	CHECK_EQ(pthread_join(t2, 0), 0);
-	printf("wakers_busy: %d results, %d items\n", ready, posted);
-	return 0;
+int main(int argc, char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "busy")) {
+		main_waits_for(cruncher, &m1, &results_cv, &ready);
+		main_waits_for(napper, &m4, &input_cv, &napped);
+		printf("wakers_busy busy: %d results, %d inputs\n", ready, napped);
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "idle")) {
+		pthread_t t1, t2;
+		CHECK_EQ(pthread_create(&t1, 0, idler, 0), 0);
+		CHECK_EQ(pthread_create(&t2, 0, feeder, 0), 0);
+		CHECK_EQ(pthread_join(t1, 0), 0);
+		CHECK_EQ(pthread_join(t2, 0), 0);
+		printf("wakers_busy idle: %d items\n", posted);
+		return 0;
+	}
+	fprintf(stderr, "usage: wakers_busy busy|idle\n");
+	return 2;
 }

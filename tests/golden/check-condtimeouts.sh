@@ -29,7 +29,7 @@ eqj "finding: its timeouts" "$f | .timeouts" $((2 * N))
 
 "$report" --format csv "$T/trace" >"$T/r.csv" || fail "csv report"
 awk '/^# waits.threads$/ { on = 1; next } /^$/ { on = 0 } on' "$T/r.csv" >"$T/th.csv"
-n=$(grep -cE "^[0-9]+,[0-9]+,sleeper,[0-9]+,[0-9]+,[0-9.]+,[0-9]+,$N,cond idle_cv," "$T/th.csv")
+n=$(grep -cE "^[0-9]+,[0-9]+,sleeper,[0-9]+,[0-9]+,[0-9.]+,[0-9.]*,[0-9]+,$N,cond idle_cv," "$T/th.csv")
 [ "$n" -eq 2 ] && pass "csv: 2 sleepers with $N timeouts on idle_cv" || fail "csv waits.threads: $(cat "$T/th.csv")"
 
 "$report" "$T/trace" >"$T/r.txt" || fail "text report"

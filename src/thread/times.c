@@ -1,0 +1,53 @@
+/* A thread's CPU time and its wait for a CPU, told at its end (thread:exit)
+ * and by the thread that runs the process's exit (meta:stop), for the
+ * report's share of a thread's life on a CPU: a thread that waits on no
+ * object but is not on a CPU either is blocked elsewhere (I/O, a sleep, a
+ * join), one that waited for a CPU was runnable on a crowded machine. */
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/syscall.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal/thread_times.h"
+
+void st_thread_times(uint64_t *cpu_ns, int64_t *runq_ns)
+{
+	int saved = errno;
+	char buf[96];
+	long n = -1;
+	/* The scheduler's own: time on a CPU, time runnable on a run queue
+	 * (~4 us to read here; at a thread's end only). System calls, not
+	 * libc's open, read and close: those are cancellation points (a thread
+	 * with a cancel pending that ends its start routine normally must still
+	 * end normally: tests/trace/no_cancel_point.c), and in a forked child
+	 * close is synctrace's own, which waits for the child's registration
+	 * (src/trace/ready.h; tests/cli/start_lazy.sh). */
+	long fd = syscall(SYS_openat, AT_FDCWD, "/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = syscall(SYS_read, (int)fd, buf, sizeof(buf) - 1);
+		syscall(SYS_close, (int)fd);
+	}
+	*cpu_ns = 0;
+	*runq_ns = -1;
+	if (n > 0) {
+		buf[n] = 0;
+		char *end;
+		unsigned long long cpu = strtoull(buf, &end, 10);
+		if (end != buf && *end == ' ') {
+			char *end2;
+			unsigned long long rq = strtoull(end + 1, &end2, 10);
+			if (end2 != end + 1) {
+				*cpu_ns = cpu;
+				*runq_ns = (int64_t)rq;
+			}
+		}
+	}
+	if (*runq_ns < 0) { /* no /proc (a chroot), no descriptor left: the CPU clock */
+		struct timespec ts;
+		if (!clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+			*cpu_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	}
+	errno = saved;
+}

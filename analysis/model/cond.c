@@ -161,8 +161,8 @@ static void cond_event(struct sa_model *m, const struct sa_event *e)
 			t->cond_wakeups += (uint64_t)moved; /* wakeups per unit (wakes report) */
 		/* A shared condvar has no signaled events: its moved waiters are
 		 * released here, their latency unknown. */
-		sa_waker_wake(m, oi, ti, (uint64_t)e->f[SA_F_cond_signal_caller].v,
-			      moved > (int64_t)t->sig_pending ? (uint64_t)moved - t->sig_pending : 0, 0);
+		sa_waker_wake(m, oi, ti, (uint64_t)e->f[SA_F_cond_signal_caller].v, 1,
+			      moved > (int64_t)t->sig_pending ? (uint64_t)moved - t->sig_pending : 0);
 		t->sig_pending = 0;
 		if (e->f[SA_F_cond_signal_broadcast].v) {
 			c->broadcasts++;

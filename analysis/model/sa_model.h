@@ -424,13 +424,14 @@ void sa_blame_released(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t si
  * not among the lock's waiters): its wait goes to the hold it waited on,
  * and it holds the mutex now. */
 void sa_blame_relocked(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t ns, int64_t ts);
-/* Wakers (condvars, semaphores): a wake by ti at site that released
- * `released` waiters (their latency summed); one more waiter released by
+/* Wakers (condvars, semaphores): `calls` wakes by ti at site that released
+ * `released` waiters, their latency unknown (a shared condvar's signal; a
+ * thread's summary, site 0); one more waiter released by
  * (ti, site); a post that found sleepers, and a waiter (waiting since
  * `begin`) that took a token: each post is matched with one such waiter,
  * whichever event comes first. */
-void sa_waker_wake(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t site, uint64_t released,
-		   uint64_t latency_ns);
+void sa_waker_wake(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t site, uint64_t calls,
+		   uint64_t released);
 void sa_waker_released(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t site,
 		       uint64_t latency_ns);
 void sa_waker_post(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t site, int64_t ts);

@@ -207,6 +207,11 @@ static void cond_part(struct sa_model *m, struct sa_object *o, struct sa_thread 
 	x->broadcasts += c[ST_SUMMARY_COUNT_COND_BROADCASTS];
 	x->moved += c[ST_SUMMARY_COUNT_COND_MOVED];
 	t->cond_wakeups += c[ST_SUMMARY_COUNT_COND_MOVED];
+	/* who released its waiters: per thread, no site, no latency */
+	if (c[ST_SUMMARY_COUNT_COND_SIGNALS] + c[ST_SUMMARY_COUNT_COND_BROADCASTS])
+		sa_waker_wake(m, (uint32_t)(o - m->objs), (uint32_t)(t - m->threads), 0,
+			      c[ST_SUMMARY_COUNT_COND_SIGNALS] + c[ST_SUMMARY_COUNT_COND_BROADCASTS],
+			      c[ST_SUMMARY_COUNT_COND_MOVED]);
 	x->leaving += c[ST_SUMMARY_COUNT_COND_LEAVING];
 	x->leaving_timeout += c[ST_SUMMARY_COUNT_COND_LEAVING_TIMEOUT];
 	x->leaving_cancel += c[ST_SUMMARY_COUNT_COND_LEAVING_CANCEL];
@@ -258,6 +263,13 @@ static void sem_part(struct sa_model *m, struct sa_object *o, struct sa_thread *
 	x->overflows += c[ST_SUMMARY_COUNT_SEM_OVERFLOWS];
 	x->post_wakes += c[ST_SUMMARY_COUNT_SEM_POST_WAKES];
 	t->sem_wakeups += c[ST_SUMMARY_COUNT_SEM_POST_WAKES];
+	/* who woke its sleepers (a post that woke one: a wake call that woke
+	 * somebody): per thread, no site, no latency */
+	uint64_t woke = c[ST_SUMMARY_COUNT_SEM_POST_WAKES] > c[ST_SUMMARY_COUNT_SEM_POST_WASTED]
+				? c[ST_SUMMARY_COUNT_SEM_POST_WAKES] - c[ST_SUMMARY_COUNT_SEM_POST_WASTED]
+				: 0;
+	if (woke)
+		sa_waker_wake(m, (uint32_t)(o - m->objs), (uint32_t)(t - m->threads), 0, woke, woke);
 	x->post_wasted += c[ST_SUMMARY_COUNT_SEM_POST_WASTED];
 	x->wait_begins += c[ST_SUMMARY_COUNT_SEM_WAIT_BEGINS];
 	x->sleeps += c[ST_SUMMARY_COUNT_SEM_SLEEPS];

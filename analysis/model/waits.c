@@ -441,16 +441,15 @@ static struct sa_waker *waker_entry(struct sa_obj_waits *w, uint32_t ti, uint64_
 			   &w->nwakers, ti, site, 2);
 }
 
-void sa_waker_wake(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t site, uint64_t released,
-		   uint64_t latency_ns)
+void sa_waker_wake(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t site, uint64_t calls,
+		   uint64_t released)
 {
 	struct sa_obj_waits *w = waits_of(m, &m->objs[oi]);
 	struct sa_waker *k = w ? waker_entry(w, ti, site) : NULL;
 	if (!k)
 		return;
-	k->wakes++;
+	k->wakes += calls;
 	k->released += released;
-	k->latency_ns += latency_ns;
 }
 
 void sa_waker_released(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t site,
@@ -461,6 +460,7 @@ void sa_waker_released(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t si
 	if (!k)
 		return;
 	k->released++;
+	k->timed++;
 	k->latency_ns += latency_ns;
 }
 
@@ -478,6 +478,7 @@ void sa_waker_post(struct sa_model *m, uint32_t oi, uint32_t ti, uint64_t site, 
 		w->pend_valid = 0;
 		if (k) {
 			k->released++;
+			k->timed++;
 			k->latency_ns += (uint64_t)(ts - w->pend_begin);
 		}
 		return;
@@ -564,6 +565,7 @@ void sa_waits_fold(struct sa_model *m, uint32_t ci, uint32_t oi)
 			SA_MERGE_SUM(d, s, wakes);
 			SA_MERGE_SUM(d, s, released);
 			SA_MERGE_SUM(d, s, latency_ns);
+			SA_MERGE_SUM(d, s, timed);
 		}
 		cw->unblamed_ns += ow->unblamed_ns;
 	}

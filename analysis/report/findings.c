@@ -453,9 +453,11 @@ static void wait_finding(struct sa_fb *f, const struct sa_waits_view *v, const s
 			say(f, " from %s", s);
 		}
 		sa_set_u(&c[SA_FND_COUNT], wk->released);
-		if (wk->released)
+		if (wk->timed)
 			say(f, " (%s waiters, %s after their wait began)", cnt(a, wk->released),
-			    ns(b, wk->latency_ns / wk->released));
+			    ns(b, wk->latency_ns / wk->timed));
+		else if (wk->released)
+			say(f, " (%s waiters)", cnt(a, wk->released));
 	}
 	struct top_waiter tw = { v, g, w->kind, UINT32_MAX, 0 };
 	sa_model_each_pair(m, find_waiter, &tw);

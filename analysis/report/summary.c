@@ -201,7 +201,8 @@ void sa_summary_build(const struct sa_model *m, const struct sa_report_opts *o,
 	if (t && nsum)
 		sa_table_note(t, "%u of %u processes at the summary level: every count as at the "
 			      "contention level, from per-thread aggregates; not in their trace: who "
-			      "held or signalled (waits.blame), mutex hand-offs, the timeline, exact "
+			      "held (waits.blame; who signalled or posted is, without where or "
+			      "when), mutex hand-offs, the timeline, exact "
 			      "percentiles (the fixed buckets: within 12.5 %%), and what a thread "
 			      "aggregated in the last second before the process was killed "
 			      "(doc/performance.md)", nsum, m->nprocs);

@@ -147,6 +147,7 @@ static void merge_waker(struct sa_wgroup *g, const struct sa_waker *w)
 			g->wakers[i].wakes += w->wakes;
 			g->wakers[i].released += w->released;
 			g->wakers[i].latency_ns += w->latency_ns;
+			g->wakers[i].timed += w->timed;
 			return;
 		}
 	unsigned i = g->nwakers;
@@ -449,8 +450,8 @@ static void blame_table(const struct sa_model *m, const struct sa_report_opts *o
 							 w->site, buf, sizeof(buf)));
 			sa_set_u(&c[B_COUNT], w->wakes);
 			sa_set_u(&c[B_RELEASED], w->released);
-			if (w->released)
-				sa_set_u(&c[B_LATENCY_MEAN], w->latency_ns / w->released);
+			if (w->timed)
+				sa_set_u(&c[B_LATENCY_MEAN], w->latency_ns / w->timed);
 		}
 	}
 	sa_table_note(t, "held: a thread holding the lock while others waited, from the site of "
@@ -458,8 +459,9 @@ static void blame_table(const struct sa_model *m, const struct sa_report_opts *o
 		      "holds, summed over waiters; per hold needs the full level. signalled/posted: "
 		      "who released waiters, woke after = mean time from a waiter's wait to its wake");
 	if (sa_model_summary_procs(m))
-		sa_table_note(t, "not for processes recorded at the summary level: blame needs the "
-			      "order of the holder's and the waiters' events");
+		sa_table_note(t, "held: not for processes recorded at the summary level (blame needs "
+			      "the order of the holder's and the waiters' events); signalled and posted "
+			      "there: per thread, without call site or woke after");
 }
 
 struct top_pair {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# usage: check-wakers-busy.sh REPORT busy|idle TRACE_DIR
+# usage: check-wakers-busy.sh REPORT busy|idle|busy-summary TRACE_DIR
 # wakers_busy.c's condvar waits, told apart by what their wakers did with
 # their lives (the findings' advice, and waits.threads' CPU columns):
 #   busy: main waited on results_cv for a thread that computes between its
@@ -7,7 +7,9 @@
 #     help; or more CPUs, when it also waited for them), then on input_cv for a thread that sleeps between them (a wait
 #     for its input: feed it faster);
 #   idle: "idler" waited on work_cv for a thread that itself waits between
-#     its signals (threads idle for want of work).
+#     its signals (threads idle for want of work);
+#   busy-summary: busy, recorded at the summary level, where the wakers
+#     come from the threads' aggregates.
 set -u
 report=$1 mode=$2 trace=$3
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sa-wb.XXXXXX")
@@ -18,6 +20,11 @@ pass() { echo "check-wakers-busy: ok: $*"; }
 "$report" --all --format json "$trace" >"$tmp/r.json" 2>"$tmp/err" ||
 	{ echo "check-wakers-busy: report failed: $(cat "$tmp/err")" >&2; exit 1; }
 prog='.procname == "test_analysis_w"'
+level=contention
+case $mode in busy-summary) mode=busy level=summary ;; esac
+got=$(jq -r '[.tables[] | select(.name == "summary.processes") | .rows[] | select('"$prog"') | .level] | first' "$tmp/r.json")
+if [ "$got" = "$level" ]; then pass "recorded at the $level level"; else
+	fail "recorded at the '$got' level, want $level"; fi
 finding() { # finding OBJECT FIELD
 	jq -r --arg o "$1" '[.tables[] | select(.name == "findings") | .rows[] |
 		select('"$prog"' and .name == $o and .kind == "wait")] | first | .'"$2"' // empty' "$tmp/r.json"

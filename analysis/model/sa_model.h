@@ -95,7 +95,8 @@ struct sa_thread {
 	 * from its thread:exit or the meta:stop it emitted (format minor 16
 	 * on); have_cpu 0: unknown (an older trace, a thread alive at the
 	 * process's exit that did not run it, a process killed); have_runq 0:
-	 * its run-queue time unknown (no /proc/thread-self/schedstat). */
+	 * its run-queue time unknown (a thread that used under 2 ms of CPU,
+	 * or no /proc/thread-self/schedstat: src/thread/times.c). */
 	uint64_t cpu_ns, runq_ns;
 	int have_cpu, have_runq;
 	/* Between its cond:woke and cond:relocked: a mutex acquisition then is

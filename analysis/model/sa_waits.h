@@ -60,11 +60,11 @@ struct sa_blame { uint32_t thread; uint64_t site;   /* release (or acquire) call
 	uint64_t holds, caused_ns, hold_ns, max_hold_ns; /* hold_*: full level only, else 0 */ };
 unsigned sa_object_blame(const struct sa_model *m, uint32_t obj, const struct sa_blame **out);
 /* Wakers, condvars and semaphores: who signalled/posted, from where, how long after the
- * waiter began waiting (latency summed over the waiters it released). */
-/* A thread (and call site: 0 at the summary level) that released waiters of
- * an object: wakes, its calls; released, the waiters they released; timed,
- * those of them whose latency (a waiter's wait to its wake) is summed in
- * latency_ns (not a shared condvar's, nor any at the summary level). */
+ * waiter began waiting. A thread (and call site: 0 at the summary level)
+ * that released waiters of an object: wakes, its calls; released, the
+ * waiters they released; timed, those of them whose latency (a waiter's
+ * wait to its wake) is summed in latency_ns (not a shared condvar's, nor
+ * any at the summary level). */
 struct sa_waker { uint32_t thread; uint64_t site; uint64_t wakes, released, latency_ns, timed; };
 unsigned sa_object_wakers(const struct sa_model *m, uint32_t obj, const struct sa_waker **out);
 

@@ -12,25 +12,41 @@
 
 #include "internal/thread_times.h"
 
+/* The scheduler's count is read only for a thread that used this much CPU
+ * time: a new thread's first look at /proc/thread-self costs ~25 us (its
+ * entries are made then; ~4 us a read after that), which a thread churn
+ * pays at every exit (a traced create, lock and join of a thread: 53 us
+ * a thread before, 80 with the read at every exit); a thread that used
+ * under 2 ms of CPU is not what a report's "on a CPU" is about, and it
+ * gets the CPU clock (~0.3 us) with its run-queue time unknown. */
+#define SCHEDSTAT_MIN_CPU_NS 2000000ull
+
 void st_thread_times(uint64_t *cpu_ns, int64_t *runq_ns)
 {
 	int saved = errno;
+	struct timespec ts;
+	*cpu_ns = 0;
+	*runq_ns = -1;
+	if (!clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		*cpu_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	if (*cpu_ns < SCHEDSTAT_MIN_CPU_NS) {
+		errno = saved;
+		return;
+	}
 	char buf[96];
 	long n = -1;
-	/* The scheduler's own: time on a CPU, time runnable on a run queue
-	 * (~4 us to read here; at a thread's end only). System calls, not
-	 * libc's open, read and close: those are cancellation points (a thread
-	 * with a cancel pending that ends its start routine normally must still
-	 * end normally: tests/trace/no_cancel_point.c), and in a forked child
-	 * close is synctrace's own, which waits for the child's registration
+	/* The scheduler's own: time on a CPU, time runnable on a run queue.
+	 * System calls, not libc's open, read and close: those are
+	 * cancellation points (a thread with a cancel pending that ends its
+	 * start routine normally must still end normally:
+	 * tests/trace/no_cancel_point.c), and in a forked child close is
+	 * synctrace's own, which waits for the child's registration
 	 * (src/trace/ready.h; tests/cli/start_lazy.sh). */
 	long fd = syscall(SYS_openat, AT_FDCWD, "/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {
 		n = syscall(SYS_read, (int)fd, buf, sizeof(buf) - 1);
 		syscall(SYS_close, (int)fd);
 	}
-	*cpu_ns = 0;
-	*runq_ns = -1;
 	if (n > 0) {
 		buf[n] = 0;
 		char *end;
@@ -43,11 +59,6 @@ void st_thread_times(uint64_t *cpu_ns, int64_t *runq_ns)
 				*runq_ns = (int64_t)rq;
 			}
 		}
-	}
-	if (*runq_ns < 0) { /* no /proc (a chroot), no descriptor left: the CPU clock */
-		struct timespec ts;
-		if (!clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
-			*cpu_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	}
 	errno = saved;
 }

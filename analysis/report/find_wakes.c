@@ -36,6 +36,21 @@ static uint64_t wasted(const struct sa_wl_counts *c, int v, uint64_t *of)
 	}
 }
 
+/* The threads that waited on condvar obj: how many (at most 2 counted). */
+struct cond_waiters {
+	uint32_t obj, first, n;
+};
+static void count_waiter(void *ctx, uint32_t thread, uint32_t obj, enum sa_wait_kind k,
+			 const struct sa_wait_stat *s)
+{
+	struct cond_waiters *cw = ctx;
+	if (obj != cw->obj || k != SA_WAIT_COND || !s->waits || cw->n >= 2 ||
+	    (cw->n && cw->first == thread))
+		return;
+	if (!cw->n++)
+		cw->first = thread;
+}
+
 static void say_finding(struct sa_fb *f, int v, const struct worst *w)
 {
 	static const char *const verdict[V_N] = { "futile", "woke_nobody", "lost" };
@@ -62,18 +77,32 @@ static void say_finding(struct sa_fb *f, int v, const struct worst *w)
 	const char *try_;
 	sa_finding_object(f, w->obj);
 	switch (v) {
-	case V_FUTILE:
+	case V_FUTILE: {
+		/* One thread alone waited on it, woken by signals: a consumer
+		 * that takes its item under the lock and waits for the next
+		 * looks the same in the trace (woken, waits again, the mutex
+		 * held throughout), and is not a wasted wake. */
+		struct cond_waiters cw = { w->obj, 0, 0 };
+		if (!k->multi)
+			sa_model_each_pair(m, count_waiter, &cw);
+		int one = !k->multi && cw.n == 1;
 		sa_finding_say(f, ": %s of %s waiters woken by %s%s waited again at once "
 			       "without releasing the mutex (futile wakeups: their predicate was "
-			       "false)", sa_fmt_count(a, 32, w->n), sa_fmt_count(b, 32, w->of),
-			       sa_wl_op_name(w->e), from);
+			       "false%s)", sa_fmt_count(a, 32, w->n), sa_fmt_count(b, 32, w->of),
+			       sa_wl_op_name(w->e), from,
+			       one ? "; or, with one thread alone waiting on it, a consumer "
+				     "that took its item under the lock and waited for the next, "
+				     "which the trace cannot tell apart" : "");
 		if (k->multi && k->multi == k->calls)
 			sa_finding_say(f, "; each broadcast woke %.1f, %.1f of them usefully",
 				       (double)k->woken / (double)k->calls,
 				       (double)k->out[SA_WL_WON] / (double)k->calls);
 		try_ = k->multi ? "signal instead of broadcast, or one condvar per predicate"
+		       : one	? "if its predicate was false, signal only when it can go; a "
+				  "consumer looping under the lock needs nothing"
 				: "one condvar per predicate, so a signal reaches a waiter that can go";
 		break;
+	}
 	case V_NOBODY:
 		sa_finding_say(f, ": %s of %s wake calls (%s%s) woke nobody: system calls "
 			       "for no sleeper", sa_fmt_count(a, 32, w->n), sa_fmt_count(b, 32, w->of),

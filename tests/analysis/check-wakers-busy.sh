@@ -4,7 +4,8 @@
 # their lives (the findings' advice, and waits.threads' CPU columns):
 #   busy: main waited on results_cv for a thread that computes between its
 #     signals (a wait for its work: cheaper work or more threads would
-#     help; or more CPUs, when it also waited for them), then on input_cv for a thread that sleeps between them (a wait
+#     help; or more CPUs, when it also waited for them; and, taking each
+#     result under the lock, it looks like futile wakeups), then on input_cv for a thread that sleeps between them (a wait
 #     for its input: feed it faster);
 #   idle: "idler" waited on work_cv for a thread that itself waits between
 #     its signals (threads idle for want of work);
@@ -67,6 +68,15 @@ busy)
 	# CPU time: the cruncher computes its whole life (on a loaded machine,
 	# less: its time slices are shared, and life is wall time), the napper
 	# sleeps, main waits or joins.
+	# main, alone waiting on results_cv, takes each result under the lock
+	# and waits for the next: not told apart from futile wakeups in the
+	# trace, and the finding says both readings
+	futile=$(jq -r '[.tables[] | select(.name == "findings") | .rows[] |
+		select('"$prog"' and .name == "results_cv" and .verdict == "futile")] | first | .text // empty' "$tmp/r.json")
+	case "$futile" in
+	*"or, with one thread alone waiting on it, a consumer that took its item under the lock and waited for the next"*"a consumer looping under the lock needs nothing.")
+		pass "results_cv: the futile finding names the consumer loop" ;;
+	*) fail "results_cv: futile finding '$futile'" ;; esac
 	cpu_in cruncher 20 100
 	cpu_in napper 0 10
 	cpu_in test_analysis_w 0 20

@@ -399,6 +399,7 @@ static void st_note_config(int sem_max_mode, int sem_max, int all_mutexes_spin,
 }
 
 static void st_fire_meta_stop(int objects_flushed, uint64_t cpu_ns, int64_t runq_ns);
+static void st_fire_thread_times(int tid, uint64_t cpu_ns, int64_t runq_ns);
 static void st_fire_meta_clock(int source, int why, uint64_t counter_hz);
 
 /* meta:clock, the durations' clock (libsynctrace.so's synctrace_clock_info):
@@ -427,19 +428,35 @@ void st_clock_tell(int final)
 	pthread_setcancelstate(cs, 0);
 }
 
+/* Nothing recorded yet (every event waits first) and not registered: the
+ * trace has nothing of this process to end, and no wait for it: neither
+ * stop nor the times of the threads alive at the exit, which come before
+ * it (tests/cli/start_lazy.sh: a process that records nothing leaves no
+ * event). */
+static int st_nothing_to_end(void)
+{
+	if (__atomic_load_n(&st_await, __ATOMIC_RELAXED)) {
+		int r = synctrace_ready_state();
+		if (r == 1)
+			return 1;
+		if (r == 0)
+			__atomic_store_n(&st_await, 0, __ATOMIC_RELAXED);
+	}
+	return 0;
+}
+
+static void st_note_thread_times(int tid, uint64_t cpu_ns, int64_t runq_ns)
+{
+	if (!st_nothing_to_end())
+		st_fire_thread_times(tid, cpu_ns, runq_ns);
+}
+
 /* The process ends: a repeat still due is made now, before stop. */
 static void st_note_stop(int objects_flushed, uint64_t cpu_ns, int64_t runq_ns)
 {
 	int cs;
-	/* Nothing recorded yet (every event waits first) and not registered:
-	 * the trace has nothing of this process to end; no wait for it. */
-	if (__atomic_load_n(&st_await, __ATOMIC_RELAXED)) {
-		int r = synctrace_ready_state();
-		if (r == 1)
-			return;
-		if (r == 0)
-			__atomic_store_n(&st_await, 0, __ATOMIC_RELAXED);
-	}
+	if (st_nothing_to_end())
+		return;
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cs);
 	if (__atomic_load_n(&st_ann, __ATOMIC_ACQUIRE) == ST_ANN_PENDING)
 		st_start_pending(1, 1);
@@ -729,6 +746,7 @@ __attribute__((constructor)) static void st_tp_init(void)
 	st_table.meta_start = st_note_start;
 	st_table.meta_config = st_note_config;
 	st_table.meta_stop = st_note_stop;
+	st_table.thread_times = st_note_thread_times;
 	st_table.thread_exit = st_note_thread_exit;
 	st_table.summary_flushed = st_note_summary_flushed;
 	st_stacks_install(&st_table);

@@ -92,9 +92,10 @@ struct sa_thread {
 	int named;           /* thread:name named it: procname contexts (cached by the tracer) no longer rename it */
 	int exited, cancelled;
 	/* The CPU time it used and its time runnable but waiting for a CPU,
-	 * from its thread:exit or the meta:stop it emitted (format minor 16
-	 * on); have_cpu 0: unknown (an older trace, a thread alive at the
-	 * process's exit that did not run it, a process killed); have_runq 0:
+	 * from its thread:exit, the meta:stop it emitted, or the thread:times
+	 * that the thread which ran the process's exit emitted for it (format
+	 * minor 16 on); have_cpu 0: unknown (an older trace, a process killed,
+	 * a thread that ended by other means than a traced exit); have_runq 0:
 	 * its run-queue time unknown (a thread that used under 2 ms of CPU,
 	 * or no /proc/thread-self/schedstat: src/thread/times.c). */
 	uint64_t cpu_ns, runq_ns;

@@ -37,6 +37,15 @@ static void thread_event(struct sa_model *m, const struct sa_event *e)
 		t->cancelled = e->f[SA_F_thread_exit_cancelled].v != 0;
 		sa_thread_times(t, e, SA_F_thread_exit_cpu_ns, SA_F_thread_exit_runq_ns);
 		t->woken_valid = 0;
+	} else if (e->id == SA_EV_thread_times) {
+		/* another thread's, alive at the process's exit: to that thread
+		 * if it has events of its own (not the tracer's threads) */
+		uint32_t pi = t->proc;
+		int64_t i = sa_map_get(&m->thread_map, pi,
+				       (uint32_t)e->f[SA_F_thread_times_tid].v);
+		if (i >= 0 && !m->threads[i].have_cpu)
+			sa_thread_times(&m->threads[i], e, SA_F_thread_times_cpu_ns,
+					SA_F_thread_times_runq_ns);
 	}
 }
 

@@ -496,27 +496,26 @@ static void wait_finding(struct sa_fb *f, const struct sa_waits_view *v, const s
 		double want = wl.cpu + (wl.runq > 0 ? wl.runq : 0);
 		if (wl.cpu >= 0 && want >= WAKERS_CPU && wl.runq >= WAKERS_RUNQ)
 			snprintf(busy_try, sizeof(busy_try),
-				 "its wakers were on a CPU %.0f %% of their lives and waited for one "
-				 "%.0f %%: it waits for their work, on a machine short of CPUs; make "
-				 "that work cheaper, or give them CPUs (less other load)",
+				 "its wakers ran %.0f %% of their lives and waited for a CPU %.0f %%: "
+				 "it waits for their work, on a machine short of CPUs; make that work "
+				 "cheaper or the load lighter",
 				 100.0 * wl.cpu, 100.0 * wl.runq);
 		else if (wl.cpu >= 0 && want >= WAKERS_CPU)
 			snprintf(busy_try, sizeof(busy_try),
-				 "its wakers were on a CPU %.0f %% of their lives: it waits for their "
-				 "work; make that work cheaper or share it among more threads",
+				 "its wakers ran %.0f %% of their lives: it waits for their work; make "
+				 "that work cheaper or share it among more threads",
 				 100.0 * wl.cpu);
 		else if (wl.cpu >= 0)
 			snprintf(busy_try, sizeof(busy_try),
-				 "its wakers spent %.0f %% of their lives blocked outside any lock, "
-				 "condvar or semaphore (I/O, a sleep, a join), on a CPU %.0f %%: it "
-				 "waits for their input; feed them faster",
+				 "its wakers were blocked elsewhere (I/O, a sleep, a join) %.0f %% of "
+				 "their lives, ran %.0f %%: it waits for their input; feed them faster",
 				 100.0 * (wl.outside - want > 0 ? wl.outside - want : 0),
 				 100.0 * wl.cpu);
 		else
 			snprintf(busy_try, sizeof(busy_try),
-				 "its wakers spent %.0f %% of their lives outside any wait on a lock, "
-				 "condvar or semaphore: it waits for their work (or their input, if they "
-				 "block on I/O); make that work cheaper or share it among more threads",
+				 "its wakers spent %.0f %% of their lives outside any lock, condvar or "
+				 "semaphore: it waits for their work (or input, if they block on I/O); "
+				 "make that work cheaper or share it among more threads",
 				 100.0 * wl.outside);
 		try_ = busy_try;
 	}

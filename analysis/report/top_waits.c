@@ -552,9 +552,7 @@ static void thread_table(const struct sa_model *m, const struct sa_report_opts *
 		sa_table_note(t, "%u of %u threads shown (--top)", t->nrows, n);
 	sa_table_note(t, "life: its first to its last event; of life: the share of it spent "
 		      "waiting (every kind: --wide)%s%s", t->text_show & 1ull << P_CPU_SHARE ?
-		      "; on cpu: the CPU time it used, over its life (known for the threads "
-		      "that exited, and the one that ran the process's exit; waiting for a CPU: "
-		      "--wide)" : "",
+		      "; on cpu: its CPU time over its life" : "",
 		      o->all ? "" : "; threads that never waited: --all");
 out:
 	free(tp);

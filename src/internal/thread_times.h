@@ -7,5 +7,8 @@
  * and for a thread that used 2 ms of CPU or more /proc/thread-self/
  * schedstat for both (src/thread/times.c). errno is kept. */
 void st_thread_times(uint64_t *cpu_ns, int64_t *runq_ns);
+/* fn(tid, ...) for every other thread of the process still alive (its
+ * schedstat read; /proc/self/task listed by system calls). errno is kept. */
+void st_other_threads_times(void (*fn)(int tid, uint64_t cpu_ns, int64_t runq_ns));
 
 #endif

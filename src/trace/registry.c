@@ -56,6 +56,13 @@ ST_EXPORT int synctrace_register_probes(const struct st_probes *probes, unsigned
 	return 0;
 }
 
+/* Another thread still alive at the exit: its times (thread:times). */
+static void tell_thread_times(int tid, uint64_t cpu_ns, int64_t runq_ns)
+{
+	st_set_caller(0);
+	st_thread_ev_times(tid, cpu_ns, runq_ns);
+}
+
 ST_EXPORT void synctrace_unregister_probes(void)
 {
 	if (!st_tracing())
@@ -65,6 +72,7 @@ ST_EXPORT void synctrace_unregister_probes(void)
 	st_summary_flush_all(); /* summary level, or a threshold's short waits */
 	uint64_t cpu;
 	int64_t runq;
+	st_other_threads_times(tell_thread_times);
 	st_thread_times(&cpu, &runq);
 	st_meta_ev_stop(n, cpu, runq);
 	st_store_release(&st_trace_flags, 0);

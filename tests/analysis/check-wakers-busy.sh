@@ -55,19 +55,21 @@ busy)
 	# (on a loaded machine the cruncher also waits for a CPU, and the
 	# advice says the machine is short of them)
 	case "$try" in
-	"its wakers were on a CPU "*" of their lives: it waits for their work; make that work cheaper or share it among more threads" | \
-	"its wakers were on a CPU "*" of their lives and waited for one "*": it waits for their work, on a machine short of CPUs; make that work cheaper, or give them CPUs (less other load)")
+	"its wakers ran "*" of their lives: it waits for their work; make that work cheaper or share it among more threads" | \
+	"its wakers ran "*" of their lives and waited for a CPU "*": it waits for their work, on a machine short of CPUs; make that work cheaper or the load lighter")
 		pass "results_cv: waits for its waker's work ($try)" ;;
 	*) fail "results_cv: try '$try'" ;; esac
 	woken_by input_cv napper
 	try=$(finding input_cv try)
 	case "$try" in
-	"its wakers spent "*" of their lives blocked outside any lock, condvar or semaphore (I/O, a sleep, a join), on a CPU "*": it waits for their input; feed them faster")
+	"its wakers were blocked elsewhere (I/O, a sleep, a join) "*" of their lives, ran "*": it waits for their input; feed them faster")
 		pass "input_cv: waits for its waker's input ($try)" ;;
 	*) fail "input_cv: try '$try'" ;; esac
 	# CPU time: the cruncher computes its whole life (on a loaded machine,
-	# less: its time slices are shared, and life is wall time), the napper
-	# sleeps, main waits or joins.
+	# less: its time slices are shared, and life is wall time; it is alive
+	# at the exit, so its times come from thread:times), the napper
+	# sleeps (its times from its thread:exit), main waits or joins (from
+	# meta:stop).
 	# main, alone waiting on results_cv, takes each result under the lock
 	# and waits for the next: not told apart from futile wakeups in the
 	# trace, and the finding says both readings

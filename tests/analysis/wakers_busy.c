@@ -1,9 +1,14 @@
 /* Condvar waits whose advice in the report's findings differs by what
  * their wakers do between wakes (analysis/report/findings.c, wakers_life):
- * usage: wakers_busy busy|idle
+ * usage: wakers_busy busy|busy-joined|idle
  *   busy: results_cv: main waits for ITEMS results, each computed by
  *     "cruncher" in CRUNCH_NS of its own CPU time, during which it waits on
- *     nothing: the waker is on a CPU, the wait is for its work; then
+ *     nothing: the waker is on a CPU, the wait is for its work (the
+ *     cruncher then sleeps until the process ends, unjoined: its times
+ *     come at the exit, thread:times, not with a thread:exit; busy-joined
+ *     joins it: at the summary level, a thread alive at the exit has its
+ *     aggregates sent by the exiting thread, which the reader takes for
+ *     that thread's own); then
  *     input_cv: main waits for ITEMS inputs, each posted by "napper" after
  *     a nanosleep of NAP_NS: the waker is blocked outside any object, the
  *     wait is for its input;
@@ -17,6 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "check.h"
 
@@ -29,7 +35,7 @@ static pthread_mutex_t m1 = PTHREAD_MUTEX_INITIALIZER, m2 = PTHREAD_MUTEX_INITIA
 		       m3 = PTHREAD_MUTEX_INITIALIZER, m4 = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t results_cv = PTHREAD_COND_INITIALIZER, work_cv = PTHREAD_COND_INITIALIZER,
 		      tick_cv = PTHREAD_COND_INITIALIZER, input_cv = PTHREAD_COND_INITIALIZER;
-static int ready, posted, napped;
+static int ready, posted, napped, quit_after;
 
 static int64_t now_ns(clockid_t clk)
 {
@@ -55,6 +61,8 @@ static void *cruncher(void *arg)
 		CHECK_EQ(pthread_cond_signal(&results_cv), 0);
 		CHECK_EQ(pthread_mutex_unlock(&m1), 0);
 	}
+	while (!quit_after) /* alive at the process's exit */
+		pause();
 	return 0;
 }
 
@@ -111,8 +119,10 @@ static void *feeder(void *arg)
 	return 0;
 }
 
-/* main waits for ITEMS counts of *n under m on cv, made by fn's thread. */
-static void main_waits_for(void *(*fn)(void *), pthread_mutex_t *m, pthread_cond_t *cv, int *n)
+/* main waits for ITEMS counts of *n under m on cv, made by fn's thread
+ * (joined if join). */
+static void main_waits_for(void *(*fn)(void *), pthread_mutex_t *m, pthread_cond_t *cv, int *n,
+			   int join)
 {
 	pthread_t t;
 	CHECK_EQ(pthread_create(&t, 0, fn, 0), 0);
@@ -121,14 +131,16 @@ static void main_waits_for(void *(*fn)(void *), pthread_mutex_t *m, pthread_cond
 		while (*n <= got)
 			CHECK_EQ(pthread_cond_wait(cv, m), 0);
 	CHECK_EQ(pthread_mutex_unlock(m), 0);
-	CHECK_EQ(pthread_join(t, 0), 0);
+	if (join)
+		CHECK_EQ(pthread_join(t, 0), 0);
 }
 
 int main(int argc, char **argv)
 {
-	if (argc == 2 && !strcmp(argv[1], "busy")) {
-		main_waits_for(cruncher, &m1, &results_cv, &ready);
-		main_waits_for(napper, &m4, &input_cv, &napped);
+	if (argc == 2 && (!strcmp(argv[1], "busy") || !strcmp(argv[1], "busy-joined"))) {
+		quit_after = !strcmp(argv[1], "busy-joined");
+		main_waits_for(cruncher, &m1, &results_cv, &ready, quit_after);
+		main_waits_for(napper, &m4, &input_cv, &napped, 1);
 		printf("wakers_busy busy: %d results, %d inputs\n", ready, napped);
 		return 0;
 	}

@@ -25,54 +25,16 @@
 /* At most this many other threads told at the exit (~25 us each). */
 #define ST_TIMES_MAX_THREADS 4096u
 
-void st_thread_times(uint64_t *cpu_ns, int64_t *runq_ns)
+/* A schedstat file's CPU and run-queue times: 1, or 0 if it cannot be
+ * read (the thread ended, no /proc). System calls, not libc's open, read
+ * and close: those are cancellation points (a thread with a cancel pending
+ * that ends its start routine normally must still end normally:
+ * tests/trace/no_cancel_point.c), and in a forked child close is
+ * synctrace's own, which waits for the child's registration
+ * (src/trace/ready.h; tests/cli/start_lazy.sh). */
+static int read_schedstat(const char *path, uint64_t *cpu_ns, int64_t *runq_ns)
 {
-	int saved = errno;
-	struct timespec ts;
-	*cpu_ns = 0;
-	*runq_ns = -1;
-	if (!clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
-		*cpu_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-	if (*cpu_ns < SCHEDSTAT_MIN_CPU_NS) {
-		errno = saved;
-		return;
-	}
 	char buf[96];
-	long n = -1;
-	/* The scheduler's own: time on a CPU, time runnable on a run queue.
-	 * System calls, not libc's open, read and close: those are
-	 * cancellation points (a thread with a cancel pending that ends its
-	 * start routine normally must still end normally:
-	 * tests/trace/no_cancel_point.c), and in a forked child close is
-	 * synctrace's own, which waits for the child's registration
-	 * (src/trace/ready.h; tests/cli/start_lazy.sh). */
-	long fd = syscall(SYS_openat, AT_FDCWD, "/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		n = syscall(SYS_read, (int)fd, buf, sizeof(buf) - 1);
-		syscall(SYS_close, (int)fd);
-	}
-	if (n > 0) {
-		buf[n] = 0;
-		char *end;
-		unsigned long long cpu = strtoull(buf, &end, 10);
-		if (end != buf && *end == ' ') {
-			char *end2;
-			unsigned long long rq = strtoull(end + 1, &end2, 10);
-			if (end2 != end + 1) {
-				*cpu_ns = cpu;
-				*runq_ns = (int64_t)rq;
-			}
-		}
-	}
-	errno = saved;
-}
-
-/* The CPU and run-queue times of thread tid (another thread of this
- * process), from its schedstat; 0 if it cannot be read (it ended). */
-static int task_times(int tid, uint64_t *cpu_ns, int64_t *runq_ns)
-{
-	char path[64], buf[96];
-	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", tid);
 	long fd = syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
@@ -91,6 +53,24 @@ static int task_times(int tid, uint64_t *cpu_ns, int64_t *runq_ns)
 	*cpu_ns = cpu;
 	*runq_ns = (int64_t)rq;
 	return 1;
+}
+
+void st_thread_times(uint64_t *cpu_ns, int64_t *runq_ns)
+{
+	int saved = errno;
+	struct timespec ts;
+	*cpu_ns = 0;
+	*runq_ns = -1;
+	if (!clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		*cpu_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	/* (the scheduler's own count, when read, replaces the clock's) */
+	if (*cpu_ns >= SCHEDSTAT_MIN_CPU_NS) {
+		uint64_t cpu;
+		int64_t runq;
+		if (read_schedstat("/proc/thread-self/schedstat", &cpu, &runq))
+			*cpu_ns = cpu, *runq_ns = runq;
+	}
+	errno = saved;
 }
 
 void st_other_threads_times(void (*fn)(int tid, uint64_t cpu_ns, int64_t runq_ns))
@@ -119,8 +99,11 @@ void st_other_threads_times(void (*fn)(int tid, uint64_t cpu_ns, int64_t runq_ns
 			long tid = strtol(name, &end, 10);
 			uint64_t cpu;
 			int64_t runq;
-			if (*end || tid <= 0 || tid == self || told >= ST_TIMES_MAX_THREADS ||
-			    !task_times((int)tid, &cpu, &runq))
+			char path[64];
+			if (*end || tid <= 0 || tid == self || told >= ST_TIMES_MAX_THREADS)
+				continue;
+			snprintf(path, sizeof(path), "/proc/self/task/%ld/schedstat", tid);
+			if (!read_schedstat(path, &cpu, &runq))
 				continue;
 			fn((int)tid, cpu, runq);
 			told++;

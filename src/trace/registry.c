@@ -59,8 +59,7 @@ ST_EXPORT int synctrace_register_probes(const struct st_probes *probes, unsigned
 /* Another thread still alive at the exit: its times (thread:times). */
 static void tell_thread_times(int tid, uint64_t cpu_ns, int64_t runq_ns)
 {
-	st_set_caller(0);
-	st_thread_ev_times(tid, cpu_ns, runq_ns);
+	st_thread_ev_times(tid, cpu_ns, runq_ns); /* (caller 0: set by our caller) */
 }
 
 ST_EXPORT void synctrace_unregister_probes(void)

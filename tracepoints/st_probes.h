@@ -18,7 +18,7 @@
 /* Trace format: bump major when a field changes meaning or disappears,
  * minor when a reader of the old format still reads the new one. */
 #define ST_FORMAT_MAJOR 2
-#define ST_FORMAT_MINOR 16 /* 1: meta:start has nonce and repeat; 2: code
+#define ST_FORMAT_MINOR 17 /* 1: meta:start has nonce and repeat; 2: code
 			   * fields are enumerations (same values); 3: the
 			   * summary level (synctrace_summary, level 0);
 			   * 4: meta:config has threshold_ns; 5: cond
@@ -40,7 +40,8 @@
 			   * 15: ... and for a mutex's, their
 			   * acquisitions (LIFE b 3); 16: thread:exit
 			   * and meta:stop carry the thread's cpu_ns and
-			   * runq_ns */
+			   * runq_ns, thread:times for those alive;
+			   * 17: summary:object names its owner (tid) */
 
 /* (t1, n1, t2, n2, ...) → "t1 n1, t2 n2, ..." and "n1, n2, ...". */
 #define ST_NARGS(...) ST_NARGS_(__VA_ARGS__, 20, 19, 18, 17, 16, 15, 14, 13, \

@@ -613,7 +613,18 @@ static int feed(struct sa_model *m, const struct sa_event *e, int written);
 
 int sa_model_feed(struct sa_model *m, const struct sa_event *e)
 {
-	struct sa_event loop;
+	struct sa_event loop, owned;
+	int64_t tid;
+	/* A table another thread sent (the process's exit sends those of
+	 * the threads still alive, format minor 17): its owner's, as if that
+	 * thread had sent it (not its name: the sender's context). */
+	if (e->id == SA_EV_summary_object && sa_ev_at(e, SA_F_summary_object_tid, &tid) &&
+	    tid > 0 && tid <= INT32_MAX && tid != e->vtid) {
+		owned = *e;
+		owned.vtid = (int32_t)tid;
+		owned.procname = NULL;
+		e = &owned;
+	}
 	if (folded_spin(m, e, &loop) && feed(m, &loop, 0) < 0)
 		return -1;
 	return feed(m, e, 1);

@@ -43,9 +43,15 @@ static void thread_event(struct sa_model *m, const struct sa_event *e)
 		uint32_t pi = t->proc;
 		int64_t i = sa_map_get(&m->thread_map, pi,
 				       (uint32_t)e->f[SA_F_thread_times_tid].v);
-		if (i >= 0 && !m->threads[i].have_cpu)
-			sa_thread_times(&m->threads[i], e, SA_F_thread_times_cpu_ns,
-					SA_F_thread_times_runq_ns);
+		if (i >= 0 && !m->threads[i].exited) {
+			if (!m->threads[i].have_cpu)
+				sa_thread_times(&m->threads[i], e, SA_F_thread_times_cpu_ns,
+						SA_F_thread_times_runq_ns);
+			/* (alive until now: its life, which its CPU time is
+			 * a share of, runs to the exit) */
+			if (e->ts > m->threads[i].last_ts)
+				m->threads[i].last_ts = e->ts;
+		}
 	}
 }
 

@@ -25,7 +25,9 @@
  *                     stopping them: an aggregate they make meanwhile may
  *                     be lost or, if their own drain or flush runs at once,
  *                     counted twice (a thread asleep in a wait writes
- *                     nothing meanwhile: its numbers are exact)
+ *                     nothing meanwhile: its numbers are exact);
+ *                     its object events name the table's owner (tid, set
+ *                     by the owner when it claims the table)
  *   a forked child    drops every table's content (its parent's to report)
  * A table is claimed by CAS on `owned` (0 free, 1 owned): the only atomic
  * read-modify-write, once per thread. */
@@ -99,6 +101,7 @@ struct st_sum_entry {
 struct st_sum_table {
 	struct st_sum_table *next; /* st_sum_all, never unlinked */
 	volatile int owned;
+	int tid;                   /* its owner's (summary.def, object.tid) */
 	unsigned used;             /* entries with an object */
 	uint64_t since_ns;         /* coarse clock of the oldest aggregate, 0 none */
 	const void *woken_obj;     /* woken from a futex wait on it, not yet past it */
@@ -360,6 +363,8 @@ static void forked_child(void)
 		t->in_relock = 0;
 		if (t != st_sum_mine)
 			t->owned = 0;
+		else /* (the child's thread: its own tid, not the cached one) */
+			t->tid = st_tid_fresh();
 	}
 }
 
@@ -367,14 +372,17 @@ static struct st_sum_table *table_claim(void)
 {
 	struct st_sum_table *t;
 	for (t = st_load_acquire(&st_sum_all); t; t = t->next)
-		if (!t->owned && st_cas_acq_rel(&t->owned, 0, 1))
+		if (!t->owned && st_cas_acq_rel(&t->owned, 0, 1)) {
+			t->tid = st_tid();
 			return t;
+		}
 	if (!st_load_acquire(&st_sum_atfork) && st_cas_acq_rel(&st_sum_atfork, 0, 1))
 		pthread_atfork(0, 0, forked_child);
 	t = mmap(0, sizeof(*t), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (t == MAP_FAILED)
 		return 0;
 	t->owned = 1; /* zeroed by mmap otherwise */
+	t->tid = st_tid();
 	struct st_sum_table *head;
 	do {
 		head = st_load_acquire(&st_sum_all);
@@ -389,6 +397,7 @@ static struct st_sum_table *table_claim(void)
 struct kv {
 	const void *obj;
 	int family, events;
+	int tid;            /* whose aggregate (object.tid) */
 	unsigned n;
 	unsigned reserve;   /* tail's numbers, added to each event */
 	uint64_t tail[4];
@@ -401,7 +410,7 @@ static void kv_emit(struct kv *k)
 		return;
 	for (unsigned i = 0; i < k->reserve; i++)
 		k->v[k->n++] = k->tail[i];
-	st_summary_ev_object(k->obj, k->family, k->n, k->v);
+	st_summary_ev_object(k->obj, k->family, k->n, k->v, k->tid);
 	k->events++;
 	k->n = 0;
 }
@@ -433,9 +442,9 @@ static void hist_emit(struct kv *k, const struct st_sum_hist *h, unsigned id, ui
 }
 
 /* One entry's events; it starts again empty. */
-static int entry_emit(struct st_sum_entry *e)
+static int entry_emit(struct st_sum_entry *e, int tid)
 {
-	struct kv k = { .obj = e->obj, .family = e->family };
+	struct kv k = { .obj = e->obj, .family = e->family, .tid = tid };
 	if (!e->dirty)
 		return 0;
 	if (e->lives) {
@@ -487,9 +496,10 @@ static void table_emit(struct st_sum_table *t, int reason, int inside)
 	st_set_caller(0);
 	for (unsigned i = 0; i < ST_SUM_SLOTS; i++)
 		if (t->e[i].obj)
-			n += entry_emit(&t->e[i]);
+			n += entry_emit(&t->e[i], t->tid);
 	for (unsigned i = 0; i < t->nunrec; i++) {
-		struct kv k = { .obj = t->unrec[i].obj, .family = t->unrec[i].family };
+		struct kv k = { .obj = t->unrec[i].obj, .family = t->unrec[i].family,
+				 .tid = t->tid };
 		kv_put(&k, ST_SUMMARY_TAG_LIFE, 0, 0, (uint64_t)(uintptr_t)t->unrec[i].site);
 		kv_put(&k, ST_SUMMARY_TAG_LIFE, 0, 2, t->unrec[i].n);
 		if (t->unrec[i].acq)
@@ -551,7 +561,7 @@ static void emit_inside(struct st_sum_entry *e, int reason)
 	const void *caller = st_tls.caller;
 	st_tls.guard = 0;
 	st_set_caller(0);
-	int n = entry_emit(e);
+	int n = entry_emit(e, st_sum_mine->tid);
 	if (reason)
 		st_summary_ev_flushed(reason, n, st_sum_mine->since_ns);
 	st_tls.caller = caller;

@@ -2,11 +2,12 @@
 # usage: check-wakers-busy.sh REPORT busy|idle|busy-summary TRACE_DIR
 # wakers_busy.c's condvar waits, told apart by what their wakers did with
 # their lives (the findings' advice, and waits.threads' CPU columns):
-#   busy: main waited on results_cv for a thread that computes between its
-#     signals (a wait for its work: cheaper work or more threads would
-#     help; or more CPUs, when it also waited for them; and, taking each
-#     result under the lock, it looks like futile wakeups), then on input_cv for a thread that sleeps between them (a wait
-#     for its input: feed it faster);
+#   busy: main waited on input_cv for a thread that sleeps between its
+#     signals (a wait for its input: feed it faster), then on results_cv
+#     for a thread that computes between them (a wait for its work:
+#     cheaper work or more threads would help; or more CPUs, when it also
+#     waited for them); taking each item under the lock, either looks like
+#     futile wakeups;
 #   idle: "idler" waited on work_cv for a thread that itself waits between
 #     its signals (threads idle for want of work);
 #   busy-summary: busy, recorded at the summary level, where the wakers
@@ -70,15 +71,16 @@ busy)
 	# at the exit, so its times come from thread:times), the napper
 	# sleeps (its times from its thread:exit), main waits or joins (from
 	# meta:stop).
-	# main, alone waiting on results_cv, takes each result under the lock
-	# and waits for the next: not told apart from futile wakeups in the
-	# trace, and the finding says both readings
+	# main, alone waiting on input_cv and results_cv, takes each item under
+	# the lock and waits for the next: not told apart from futile wakeups
+	# in the trace, and the finding (of the first, or both) says both
+	# readings
 	futile=$(jq -r '[.tables[] | select(.name == "findings") | .rows[] |
-		select('"$prog"' and .name == "results_cv" and .verdict == "futile")] | first | .text // empty' "$tmp/r.json")
+		select('"$prog"' and (.name == "input_cv" or .name == "results_cv") and .verdict == "futile")] | first | .text // empty' "$tmp/r.json")
 	case "$futile" in
 	*"or, with one thread alone waiting on it, a consumer that took its item under the lock and waited for the next"*"a consumer looping under the lock needs nothing.")
-		pass "results_cv: the futile finding names the consumer loop" ;;
-	*) fail "results_cv: futile finding '$futile'" ;; esac
+		pass "main's waits: the futile finding names the consumer loop" ;;
+	*) fail "main's waits: futile finding '$futile'" ;; esac
 	cpu_in cruncher 20 100
 	cpu_in napper 0 10
 	cpu_in test_analysis_w 0 20

@@ -1,17 +1,16 @@
 /* Condvar waits whose advice in the report's findings differs by what
  * their wakers do between wakes (analysis/report/findings.c, wakers_life):
  * usage: wakers_busy busy|busy-joined|idle
- *   busy: results_cv: main waits for ITEMS results, each computed by
+ *   busy: input_cv: main waits for ITEMS inputs, each posted by "napper"
+ *     after a nanosleep of NAP_NS: the waker is blocked outside any
+ *     object, the wait is for its input; then
+ *     results_cv: main waits for ITEMS results, each computed by
  *     "cruncher" in CRUNCH_NS of its own CPU time, during which it waits on
  *     nothing: the waker is on a CPU, the wait is for its work (the
- *     cruncher then sleeps until the process ends, unjoined: its times
- *     come at the exit, thread:times, not with a thread:exit; busy-joined
- *     joins it: at the summary level, a thread alive at the exit has its
- *     aggregates sent by the exiting thread, which the reader takes for
- *     that thread's own); then
- *     input_cv: main waits for ITEMS inputs, each posted by "napper" after
- *     a nanosleep of NAP_NS: the waker is blocked outside any object, the
- *     wait is for its input;
+ *     cruncher then sleeps until the process ends, at once, unjoined: its
+ *     times come at the exit, thread:times, not with a thread:exit, and at
+ *     the summary level its aggregates come from the exiting thread, naming
+ *     it; busy-joined joins it);
  *   idle: work_cv: "idler" waits for ITEMS items, each posted by "feeder"
  *     after a timed wait of FEED_NS on tick_cv that nothing signals: the
  *     waker itself waits nearly all its life, the idler waits for work.
@@ -139,8 +138,8 @@ int main(int argc, char **argv)
 {
 	if (argc == 2 && (!strcmp(argv[1], "busy") || !strcmp(argv[1], "busy-joined"))) {
 		quit_after = !strcmp(argv[1], "busy-joined");
-		main_waits_for(cruncher, &m1, &results_cv, &ready, quit_after);
 		main_waits_for(napper, &m4, &input_cv, &napped, 1);
+		main_waits_for(cruncher, &m1, &results_cv, &ready, quit_after);
 		printf("wakers_busy busy: %d results, %d inputs\n", ready, napped);
 		return 0;
 	}

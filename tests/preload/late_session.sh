@@ -16,7 +16,7 @@
 #  - one nonce in all its starts, and after each start, in the same
 #    thread, the config (sem_max_mode 3, sem_max 7);
 #  - in synctrace-report's JSON, one instance of the process, start seen,
-#    format 4.16 (batched records), level contention.
+#    format 4.17 (batched records), level contention.
 # The program runs until the session has started in it (busy.c usr1:),
 # so a loaded machine cannot end it first. RUNS runs (default 3; no
 # retry: each must pass).
@@ -90,8 +90,8 @@ attempt() {
 		{ echo "late_session: FAIL: report: $(cat "$dir/r.err")" >&2; return 1; }
 	got=$(jq -r --argjson p "$pid" '[.tables[] | select(.name == "summary.processes") | .rows[] |
 		select(.vpid == $p) | "\(.instance) \(.started_in_trace) \(.format) \(.level)"] | join(";")' "$dir/r.json")
-	[ "$got" = "0 true 4.16 contention" ] ||
-		{ echo "late_session: FAIL: report's process rows: '$got', want one '0 true 4.16 contention'" >&2; fails=1; }
+	[ "$got" = "0 true 4.17 contention" ] ||
+		{ echo "late_session: FAIL: report's process rows: '$got', want one '0 true 4.17 contention'" >&2; fails=1; }
 	[ $fails -eq 0 ] && echo "late_session: run $try: $n events; first announcement $([ "$first" -eq 1 ] && echo recorded || echo dropped), repeat recorded, one process in the report"
 	return $fails
 }

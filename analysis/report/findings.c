@@ -49,6 +49,7 @@ static const struct sa_col cols[SA_FND_N] = {
 	[SA_FND_VERDICT] = { "verdict", "verdict", SA_COL_STR, 0, 0 },
 	[SA_FND_TRY] = { "try", "try", SA_COL_STR, 0, 0 },
 	[SA_FND_TEXT] = { "text", "finding", SA_COL_STR, 0, 0 },
+	[SA_FND_IDLE] = { "idle_wait_ns", "idle", SA_COL_NS, 0, 0 }, /* (1.5) */
 };
 
 #define MAX_WAIT_FINDINGS 3
@@ -371,7 +372,149 @@ static struct wakers_life wakers_life(const struct sa_model *m, const struct sa_
 	return r;
 }
 
-static void wait_finding(struct sa_fb *f, const struct sa_waits_view *v, const struct sa_wrow *w)
+/* The advice for a wait on threads that hardly ever wait on an object
+ * (xz -T2's main thread for its two compressing workers): those are the
+ * bottleneck, and fewer waiters would not help. On a CPU (or runnable,
+ * waiting for one), their work is; blocked elsewhere (I/O, a sleep, a
+ * join), their input; with no CPU time in the trace, both are named. A
+ * machine whose CPUs they waited for is short of CPUs: more threads would
+ * not help either. NULL when the wakers wait on objects too. */
+/* The wakers hardly ever wait on an object and ran (on a CPU or wanting
+ * one) half their lives: the wait is for their work. */
+static int wakers_working(const struct wakers_life *wl)
+{
+	return wl->outside >= WAKERS_BUSY && wl->cpu >= 0 &&
+	       wl->cpu + (wl->runq > 0 ? wl->runq : 0) >= WAKERS_CPU;
+}
+
+static const char *wakers_try(const struct wakers_life *wl, char *b, size_t n)
+{
+	if (wl->outside < WAKERS_BUSY)
+		return NULL;
+	double want = wl->cpu + (wl->runq > 0 ? wl->runq : 0);
+	if (wl->cpu >= 0 && want >= WAKERS_CPU && wl->runq >= WAKERS_RUNQ)
+		snprintf(b, n,
+			 "its wakers ran %.0f %% of their lives and waited for a CPU %.0f %%: "
+			 "it waits for their work, on a machine short of CPUs; make that work "
+			 "cheaper or the load lighter",
+			 100.0 * wl->cpu, 100.0 * wl->runq);
+	else if (wl->cpu >= 0 && want >= WAKERS_CPU)
+		snprintf(b, n,
+			 "its wakers ran %.0f %% of their lives: it waits for their work; make "
+			 "that work cheaper or share it among more threads",
+			 100.0 * wl->cpu);
+	else if (wl->cpu >= 0)
+		snprintf(b, n,
+			 "its wakers were blocked elsewhere (I/O, a sleep, a join) %.0f %% of "
+			 "their lives, ran %.0f %%: it waits for their input; feed them faster",
+			 100.0 * (wl->outside - want > 0 ? wl->outside - want : 0),
+			 100.0 * wl->cpu);
+	else
+		snprintf(b, n,
+			 "its wakers spent %.0f %% of their lives outside any lock, condvar or "
+			 "semaphore: it waits for their work (or input, if they block on I/O); "
+			 "make that work cheaper or share it among more threads",
+			 100.0 * wl->outside);
+	return b;
+}
+
+/* Idle threads: not a process's main thread (whose waits the process's
+ * end waits for), waited 95 % of their lives or more, and on a CPU 2 % or
+ * less when that is known (a pool's spare threads: node's four V8 platform
+ * workers waited 100 % of their lives on the condvar class their libuv
+ * pool shares, 96 % of all the waiting in the trace). A condvar or
+ * semaphore row whose waiting is mostly theirs, with wakers that are not
+ * the bottleneck (they did not run: wakers_working), is "idle": its finding says so, and comes
+ * after the others, which are weighed against the waiting of threads not
+ * idle (so node's main thread's wait on the pool's mutex is named). */
+#define IDLE_WAITING 0.95
+#define IDLE_CPU 0.02
+#define IDLE_ROWS 16 /* rows looked at */
+struct idle_row {
+	uint64_t ns;      /* its waiting by idle threads */
+	uint32_t threads; /* how many idle threads waited there */
+	int dominated;    /* idle: half its waiting or more, wakers not busy */
+};
+struct idle_scan {
+	const struct sa_waits_view *v;
+	const uint8_t *idle;      /* per thread */
+	const uint32_t *group_of; /* per object, UINT32_MAX: no row looked at */
+	uint32_t nrows;
+	struct idle_row *r;
+	uint8_t *seen;            /* nrows x nthreads */
+	uint32_t nthreads;
+};
+
+static int thread_idle(const struct sa_model *m, const struct sa_thread *th)
+{
+	const struct sa_thread_waits *tw = sa_thread_waits(th);
+	if (!tw || th->last_ts <= th->first_ts)
+		return 0;
+	double life = (double)(th->last_ts - th->first_ts), c = sa_thread_cpu_share(th);
+	return th->proc < m->nprocs && th->vtid != m->procs[th->proc].vpid &&
+	       (double)tw->wait_ns >= IDLE_WAITING * life && (c < 0 ? !th->have_cpu : c <= IDLE_CPU);
+}
+
+static void idle_pair(void *ctx, uint32_t thread, uint32_t obj, enum sa_wait_kind k,
+		      const struct sa_wait_stat *s)
+{
+	struct idle_scan *x = ctx;
+	if (thread >= x->nthreads || !x->idle[thread] || x->group_of[obj] == UINT32_MAX)
+		return;
+	for (uint32_t i = 0; i < x->nrows; i++)
+		if (x->v->rows[i].group == x->group_of[obj] && x->v->rows[i].kind == k) {
+			x->r[i].ns += s->wait_ns;
+			if (!x->seen[(size_t)i * x->nthreads + thread]) {
+				x->seen[(size_t)i * x->nthreads + thread] = 1;
+				x->r[i].threads++;
+			}
+			return;
+		}
+}
+
+/* r[i] for the first n rows of v (n <= IDLE_ROWS); 0, or -1 out of memory
+ * (r left zero: no row idle). */
+static int idle_rows(const struct sa_model *m, const struct sa_waits_view *v, uint32_t n,
+		     struct idle_row *r)
+{
+	memset(r, 0, n * sizeof(*r));
+	if (!m->nthreads || !n)
+		return 0;
+	uint8_t *idle = calloc(m->nthreads, 1), *seen = calloc((size_t)n * m->nthreads, 1);
+	uint32_t *group_of = malloc((size_t)(m->nobjs ? m->nobjs : 1) * sizeof(*group_of));
+	int any = 0, rc = -1;
+	if (!idle || !seen || !group_of)
+		goto out;
+	for (uint32_t t = 0; t < m->nthreads; t++)
+		any |= idle[t] = (uint8_t)thread_idle(m, &m->threads[t]);
+	rc = 0;
+	if (!any)
+		goto out;
+	for (uint32_t o = 0; o < m->nobjs; o++)
+		group_of[o] = UINT32_MAX;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct sa_wgroup *g = &v->groups[v->rows[i].group];
+		for (uint32_t j = 0; j < g->nobjs; j++)
+			if (v->objs[g->first + j] < m->nobjs)
+				group_of[v->objs[g->first + j]] = v->rows[i].group;
+	}
+	struct idle_scan x = { v, idle, group_of, n, r, seen, m->nthreads };
+	sa_model_each_pair(m, idle_pair, &x);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct sa_wrow *w = &v->rows[i];
+		struct wakers_life wl = wakers_life(m, &v->groups[w->group]);
+		r[i].dominated = (w->kind == SA_WAIT_COND || w->kind == SA_WAIT_SEM) &&
+				 r[i].ns && r[i].ns * 2 >= w->s.wait_ns && !wakers_working(&wl);
+	}
+out:
+	free(idle);
+	free(seen);
+	free(group_of);
+	return rc;
+}
+
+static void wait_finding(struct sa_fb *f, const struct sa_waits_view *v, const struct sa_wrow *w,
+			 const struct idle_row *ir, uint64_t busy_total)
 {
 	const struct sa_model *m = f->m;
 	const struct sa_wgroup *g = &v->groups[w->group];
@@ -395,7 +538,11 @@ static void wait_finding(struct sa_fb *f, const struct sa_waits_view *v, const s
 	sa_finding_object(f, g->rep);
 	if (g->instances > 1)
 		say(f, " (%llu objects)", (unsigned long long)g->instances);
-	say(f, ": %.0f %% of all waiting (%s", 100.0 * share, sa_wait_kind_name(w->kind));
+	say(f, ": %.0f %% of all waiting", 100.0 * share);
+	if (busy_total && !ir->dominated)
+		say(f, ", %.0f %% of working threads'",
+		    100.0 * (double)(w->s.wait_ns - ir->ns) / (double)busy_total);
+	say(f, " (%s", sa_wait_kind_name(w->kind));
 	if (w->kind == SA_WAIT_COND_RELOCK)
 		say(f, ": taking the mutex back after a condvar wait");
 	say(f, "), %s waits", cnt(a, w->s.waits));
@@ -470,55 +617,48 @@ static void wait_finding(struct sa_fb *f, const struct sa_waits_view *v, const s
 									  sizeof(site)));
 		}
 	}
+	if (ir->ns)
+		sa_set_u(&c[SA_FND_IDLE], ir->ns);
+	if (ir->dominated) {
+		sa_cell_str(&c[SA_FND_VERDICT], "idle");
+		say(f, "; %u thread%s that did little else (waited %.0f %% or more of %s lives) "
+		    "made %.0f %% of it", ir->threads, ir->threads == 1 ? "" : "s",
+		    100.0 * IDLE_WAITING, ir->threads == 1 ? "its" : "their",
+		    100.0 * (double)ir->ns / (double)w->s.wait_ns);
+	}
 	/* What to try. */
 	const char *try_ = NULL;
-	char busy_try[256];
+	char busy_try[256], tick_try[400];
 	struct wakers_life wl = { -1, -1, -1 };
 	if (w->kind == SA_WAIT_COND || w->kind == SA_WAIT_SEM)
 		wl = wakers_life(m, g);
+	const char *busy = wakers_try(&wl, busy_try, sizeof(busy_try));
 	if (w->kind == SA_WAIT_MUTEX || w->kind == SA_WAIT_RWLOCK_WRITE)
 		try_ = "hold it for less time (move work out of the critical section) or split it";
 	else if (w->kind == SA_WAIT_RWLOCK_READ)
 		try_ = "shorten the writers' holds";
 	else if (w->kind == SA_WAIT_COND_RELOCK)
 		try_ = "signal after unlocking, or wake fewer waiters at once";
-	else if (w->kind == SA_WAIT_COND && w->s.timeouts * 2 > w->s.waits)
-		try_ = "most waits time out: nothing signals in time; check the timeout or the signaller";
-	else if (wl.outside >= WAKERS_BUSY) {
-		/* They wait for threads that hardly ever wait on an object
-		 * (xz -T2's main thread for its two compressing workers):
-		 * those are the bottleneck, and fewer waiters would not help.
-		 * On a CPU (or runnable, waiting for one), their work is;
-		 * blocked elsewhere (I/O, a sleep, a join), their input; with no
-		 * CPU time in the trace, both are named. A machine whose CPUs
-		 * they waited for is short of CPUs: more threads would not
-		 * help either. */
-		double want = wl.cpu + (wl.runq > 0 ? wl.runq : 0);
-		if (wl.cpu >= 0 && want >= WAKERS_CPU && wl.runq >= WAKERS_RUNQ)
-			snprintf(busy_try, sizeof(busy_try),
-				 "its wakers ran %.0f %% of their lives and waited for a CPU %.0f %%: "
-				 "it waits for their work, on a machine short of CPUs; make that work "
-				 "cheaper or the load lighter",
-				 100.0 * wl.cpu, 100.0 * wl.runq);
-		else if (wl.cpu >= 0 && want >= WAKERS_CPU)
-			snprintf(busy_try, sizeof(busy_try),
-				 "its wakers ran %.0f %% of their lives: it waits for their work; make "
-				 "that work cheaper or share it among more threads",
-				 100.0 * wl.cpu);
-		else if (wl.cpu >= 0)
-			snprintf(busy_try, sizeof(busy_try),
-				 "its wakers were blocked elsewhere (I/O, a sleep, a join) %.0f %% of "
-				 "their lives, ran %.0f %%: it waits for their input; feed them faster",
-				 100.0 * (wl.outside - want > 0 ? wl.outside - want : 0),
-				 100.0 * wl.cpu);
+	else if (w->kind == SA_WAIT_COND && w->s.timeouts * 2 > w->s.waits) {
+		/* Waits that run to their timeout are most often a poll or a
+		 * periodic tick (xz's progress timer: 34 of 38, 300 ms each),
+		 * not a signal that came late: what the others waited for is
+		 * what matters then. */
+		if (busy)
+			snprintf(tick_try, sizeof(tick_try),
+				 "most waits ran to their timeout, as a poll's or a periodic tick's "
+				 "do; for the rest, %s", busy);
 		else
-			snprintf(busy_try, sizeof(busy_try),
-				 "its wakers spent %.0f %% of their lives outside any lock, condvar or "
-				 "semaphore: it waits for their work (or input, if they block on I/O); "
-				 "make that work cheaper or share it among more threads",
-				 100.0 * wl.outside);
-		try_ = busy_try;
-	}
+			snprintf(tick_try, sizeof(tick_try),
+				 "most waits ran to their timeout: a poll or a periodic tick loses "
+				 "nothing; if a signal was expected sooner, check the timeout or the "
+				 "signaller");
+		try_ = tick_try;
+	} else if (ir->dominated)
+		try_ = "spare threads waiting for work: nothing is lost unless they should have had "
+		       "some (then feed them faster); else use fewer";
+	else if (busy)
+		try_ = busy;
 	else if (w->kind == SA_WAIT_COND || w->kind == SA_WAIT_SEM)
 		try_ = "threads idle here waiting for work: feed them faster or use fewer";
 	else if (w->kind == SA_WAIT_BARRIER)
@@ -567,7 +707,7 @@ void sa_findings_build(const struct sa_model *m, const struct sa_report_opts *o,
 	struct sa_waits_view v;
 	if (!(f.t = sa_report_table(r, "findings", "Findings", cols, SA_FND_N)))
 		return;
-	f.t->minor = 3;
+	f.t->minor = 5; /* (idle_wait_ns) */
 	f.t->flags = SA_TAB_LIST;
 	f.t->text_col = SA_FND_TEXT;
 	incomplete(&f, o);
@@ -583,12 +723,36 @@ void sa_findings_build(const struct sa_model *m, const struct sa_report_opts *o,
 	byclass.sort = SA_SORT_WAIT;
 	const struct sa_waits_view *vv = sa_waits_view_get(m, &byclass, r, &v);
 	if (vv) {
-		for (uint32_t i = 0; i < vv->nrows && i < MAX_WAIT_FINDINGS; i++) {
-			/* The top row always; the next ones when they weigh (5 %). */
-			if (i && vv->rows[i].s.wait_ns * 20 < vv->total_ns)
-				break;
-			if (vv->rows[i].s.wait_ns || vv->rows[i].s.timeouts)
-				wait_finding(&f, vv, &vv->rows[i]);
+		/* The top rows, idle ones after the others: the first of each
+		 * always, the next ones when they weigh 5 % (the others of the
+		 * waiting of threads not idle). */
+		struct idle_row ir[IDLE_ROWS];
+		uint32_t n = vv->nrows < IDLE_ROWS ? vv->nrows : IDLE_ROWS, shown = 0;
+		uint64_t idle_ns = 0, busy_total = 0;
+		int dominated = 0;
+		(void)idle_rows(m, vv, n, ir); /* (out of memory: no row idle) */
+		for (uint32_t i = 0; i < n; i++)
+			idle_ns += ir[i].ns, dominated |= ir[i].dominated;
+		if (dominated && idle_ns < vv->total_ns)
+			busy_total = vv->total_ns - idle_ns;
+		for (int pass = 0; pass < 2; pass++) {
+			uint32_t taken = 0;
+			for (uint32_t i = 0; i < n && shown < MAX_WAIT_FINDINGS; i++) {
+				const struct sa_wrow *w = &vv->rows[i];
+				if (ir[i].dominated != pass)
+					continue;
+				/* (with idle rows, a row of the others only if the
+				 * waiting of threads not idle there weighs) */
+				uint64_t weight = pass ? w->s.wait_ns : w->s.wait_ns - ir[i].ns;
+				uint64_t of = pass || !dominated ? vv->total_ns : busy_total;
+				if ((taken || (dominated && !pass)) && (!weight || weight * 20 < of))
+					continue;
+				taken++;
+				if (w->s.wait_ns || w->s.timeouts) {
+					wait_finding(&f, vv, w, &ir[i], busy_total);
+					shown++;
+				}
+			}
 		}
 		if (!vv->total_ns) {
 			struct sa_cell *c = row(&f, "no_wait");

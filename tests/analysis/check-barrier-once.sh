@@ -31,7 +31,7 @@ once='.tables[] | select(.name == "once.objects") | .rows[] | select('"$prog"')'
 lock='.tables[] | select(.name == "contention.locks") | .rows[] | select('"$prog"')'
 ms30=30000000
 
-eq "version" '.version' "1.4"
+eq "version" '.version' "1.5"
 # ---- the barrier -----------------------------------------------------------
 eq "barriers" "[$bar] | length" 1
 eq "count" "$bar | .count" 3

@@ -22,7 +22,7 @@ lock='.tables[] | select(.name == "contention.locks") | .rows[] | select('"$prog
 wake='.tables[] | select(.name == "wakes.objects") | .rows[] | select('"$prog"')'
 spin='.tables[] | select(.name == "spin.objects") | .rows[] | select('"$prog"')'
 
-eq "schema" '.schema + " " + .version' "synctrace-report 1.4"
+eq "schema" '.schema + " " + .version' "synctrace-report 1.5"
 eq "partial" '.partial' false
 eq "lower bounds" '.lower_bounds' false
 eq "processes" '[.tables[] | select(.name == "summary.processes") | .rows[] | select('"$prog"')] | length' 1

@@ -9,7 +9,11 @@
 #     waited for them); taking each item under the lock, either looks like
 #     futile wakeups;
 #   idle: "idler" waited on work_cv for a thread that itself waits between
-#     its signals (threads idle for want of work);
+#     its signals (threads idle for want of work: the idler did nothing
+#     else, verdict idle);
+#   spare: three spare threads waited on spare_cv all their lives while
+#     two workers took turns on m5: the workers' mutex comes first in the
+#     findings, the spare threads' condvar after it (verdict idle);
 #   busy-summary: busy, recorded at the summary level, where the wakers
 #     come from the threads' aggregates.
 set -u
@@ -88,10 +92,46 @@ busy)
 idle)
 	woken_by work_cv feeder
 	try=$(finding work_cv try)
-	if [ "$try" = "threads idle here waiting for work: feed them faster or use fewer" ]; then
+	# (the idler, not main, waited all its life and computed nothing: a
+	# spare thread, and its row says so)
+	if [ "$try" = "spare threads waiting for work: nothing is lost unless they should have had some (then feed them faster); else use fewer" ]; then
 		pass "work_cv: idle for want of work"; else fail "work_cv: try '$try'"; fi
+	verdict=$(finding work_cv verdict)
+	if [ "$verdict" = idle ]; then pass "work_cv: verdict idle"; else
+		fail "work_cv: verdict '$verdict', want idle"; fi
 	cpu_in feeder 0 10
 	cpu_in idler 0 10
+	;;
+spare)
+	# The wait findings in order: the workers' mutex first (all the
+	# waiting of threads not idle), then the spare threads' condvar,
+	# whose waiting (most of all) is theirs.
+	order=$(jq -r '[.tables[] | select(.name == "findings") | .rows[] |
+		select(.kind == "wait" and .procname == "test_analysis_w") | .wait_kind] | join(",")' "$tmp/r.json")
+	case "$order" in
+	mutex,cond | mutex,cond,*) pass "the workers' mutex before the spare threads' condvar ($order)" ;;
+	*) fail "wait findings in the order '$order', want mutex,cond" ;; esac
+	text=$(jq -r '[.tables[] | select(.name == "findings") | .rows[] |
+		select(.kind == "wait" and .wait_kind == "mutex")] | first | .text // empty' "$tmp/r.json")
+	case "$text" in
+	*"of working threads'"*"Try: hold it for less time"*) pass "m5: weighed against working threads' waiting" ;;
+	*) fail "m5: text '$text'" ;; esac
+	row=$(jq -r '[.tables[] | select(.name == "findings") | .rows[] |
+		select(.kind == "wait" and .wait_kind == "cond")] | first |
+		"\(.verdict) \(.idle_wait_ns == .wait_total_ns) \(.wait_share > 0.5)"' "$tmp/r.json")
+	if [ "$row" = "idle true true" ]; then
+		pass "spare_cv: verdict idle, all its waiting idle threads', most of all"; else
+		fail "spare_cv: verdict, idle_wait_ns = wait_total_ns, share > 0.5: '$row'"; fi
+	try=$(finding spare_cv try)
+	case "$try" in
+	"spare threads waiting for work: nothing is lost unless they should have had some"*)
+		pass "spare_cv: spare threads" ;;
+	*) fail "spare_cv: try '$try'" ;; esac
+	text=$(finding spare_cv text)
+	case "$text" in
+	*"; 3 threads that did little else (waited 95 % or more of their lives) made 100 % of it."*)
+		pass "spare_cv: the 3 spare threads named" ;;
+	*) fail "spare_cv: text '$text'" ;; esac
 	;;
 *) echo "check-wakers-busy: mode $mode?" >&2; exit 2 ;;
 esac

@@ -21,7 +21,7 @@ thr='.tables[] | select(.name == "wakes.work_threads") | .rows[]'
 U=$((K + 2 * M))
 ratio=$(awk -v a="$K" -v b="$U" 'BEGIN { printf "%.6g", a / b }')
 
-eq "version" '.version' "1.4"
+eq "version" '.version' "1.5"
 eq "unit" "$row | .unit" "synctrace_work:done"
 eq "unit events" "$row | .unit_events" $((K + 2))
 eq "units" "$row | .units" "$U"

@@ -455,7 +455,7 @@ static void json_envelope(void)
 	struct sa_report_opts o = { .format = SA_FMT_JSON, .sort = SA_SORT_ACQUISITIONS, .top = 1 };
 	sa_report_render(m, &o, f);
 	fclose(f);
-	CHECK(!strncmp(buf, "{\"schema\": \"synctrace-report\", \"version\": \"1.4\"", 47));
+	CHECK(!strncmp(buf, "{\"schema\": \"synctrace-report\", \"version\": \"1.5\"", 47));
 	CHECK(strstr(buf, "\"partial\": false"));
 	CHECK(strstr(buf, "\"name\": \"contention.locks\""));
 	CHECK(strstr(buf, "\"acquisitions\": 7, \"contended\": 1, \"contended_share\": 0.142857"));
@@ -607,7 +607,7 @@ static void barrier_rounds(void)
 	/* Threads' waiting (contention.threads) includes barrier waits. */
 	CHECK_EQ(m->threads[1].wait_ns, 115 + 106); /* tid 11 */
 	char *j = render(SA_FMT_JSON, 0);
-	CHECK(strstr(j, "\"version\": \"1.4\""));
+	CHECK(strstr(j, "\"version\": \"1.5\""));
 	CHECK(strstr(j, "{\"vpid\": 1, \"procname\": \"prog\", \"address\": \"0x3000\", "
 			"\"instance\": 0, \"caller\": \"0x401\", \"count\": 3, \"rounds\": 3, "
 			"\"waits\": 6, \"departures\": 6, \"woken\": 3, \"serial_threads\": 3, "
@@ -641,8 +641,8 @@ static void barrier_rounds(void)
 	sa_model_free(m);
 	m = sa_model_new();
 	START(1, 1, 1);
-	j = render(SA_FMT_JSON, 0); /* 1.4: the findings and waits tables are always there */
-	CHECK(strstr(j, "\"version\": \"1.4\""));
+	j = render(SA_FMT_JSON, 0); /* 1.5: the findings and waits tables are always there */
+	CHECK(strstr(j, "\"version\": \"1.5\""));
 	CHECK(!strstr(j, "barriers.objects") && !strstr(j, "once.objects") &&
 	      !strstr(j, "wakes.work"));
 	free(j);
@@ -796,7 +796,7 @@ static void once_runs(void)
 	CHECK_EQ(x->woken, 2);
 	CHECK_EQ(x->running, 0);
 	char *j = render(SA_FMT_JSON, 0);
-	CHECK(strstr(j, "\"version\": \"1.4\""));
+	CHECK(strstr(j, "\"version\": \"1.5\""));
 	CHECK(strstr(j, "{\"vpid\": 1, \"procname\": \"prog\", \"address\": \"0x5000\", "
 			"\"instance\": 0, \"caller\": \"0x601\", \"routine\": \"0x7777\", "
 			"\"runner\": 32, \"runner_name\": \"prog\", \"run_ns\": 58, \"runs\": 2, "
@@ -862,7 +862,7 @@ static void work_units(void)
 	CHECK_EQ(m->procs[0].units, 10);
 	CHECK_EQ(m->procs[0].unit_events, 3);
 	char *j = render(SA_FMT_JSON, 0);
-	CHECK(strstr(j, "\"version\": \"1.4\""));
+	CHECK(strstr(j, "\"version\": \"1.5\""));
 	/* 5 wakes, 5 threads woken, 1 woke nobody, 2 cond, 1 sem over 10 units. */
 	CHECK(strstr(j, "{\"vpid\": 1, \"procname\": \"prog\", \"unit\": \"synctrace_work:done\", "
 			"\"unit_events\": 3, \"units\": 10, \"futex_wakes\": 5, \"threads_woken\": 5, "

@@ -1,6 +1,6 @@
 /* Condvar waits whose advice in the report's findings differs by what
  * their wakers do between wakes (analysis/report/findings.c, wakers_life):
- * usage: wakers_busy busy|busy-joined|idle
+ * usage: wakers_busy busy|busy-joined|idle|spare
  *   busy: input_cv: main waits for ITEMS inputs, each posted by "napper"
  *     after a nanosleep of NAP_NS: the waker is blocked outside any
  *     object, the wait is for its input; then
@@ -14,9 +14,15 @@
  *   idle: work_cv: "idler" waits for ITEMS items, each posted by "feeder"
  *     after a timed wait of FEED_NS on tick_cv that nothing signals: the
  *     waker itself waits nearly all its life, the idler waits for work.
+ *   spare: SPARES "spare" threads wait on spare_cv all their lives (a
+ *     pool's spare threads, told at the exit by a broadcast), while two
+ *     "worker" threads take turns on mutex m5, each computing HOLD_NS of
+ *     CPU time under it ROUNDS times: the spare threads' waiting is most of
+ *     all, yet the workers' wait on m5 is the finding that comes first.
  * Each mode's waits run one after the other. */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,18 +35,33 @@
 #define CRUNCH_NS 15000000LL
 #define FEED_NS 15000000LL
 #define NAP_NS 15000000LL
+#define SPARES 3
+#define ROUNDS 8
+#define HOLD_NS 3000000LL
 
 static pthread_mutex_t m1 = PTHREAD_MUTEX_INITIALIZER, m2 = PTHREAD_MUTEX_INITIALIZER,
 		       m3 = PTHREAD_MUTEX_INITIALIZER, m4 = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t results_cv = PTHREAD_COND_INITIALIZER, work_cv = PTHREAD_COND_INITIALIZER,
 		      tick_cv = PTHREAD_COND_INITIALIZER, input_cv = PTHREAD_COND_INITIALIZER;
-static int ready, posted, napped, quit_after;
+static pthread_mutex_t m5 = PTHREAD_MUTEX_INITIALIZER, m6 = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t spare_cv = PTHREAD_COND_INITIALIZER;
+static int ready, posted, napped, quit_after, spare_quit, spares_waiting;
 
 static int64_t now_ns(clockid_t clk)
 {
 	struct timespec ts;
 	clock_gettime(clk, &ts);
 	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Burn ns of the calling thread's CPU time. */
+static void compute(int64_t ns)
+{
+	int64_t end = now_ns(CLOCK_THREAD_CPUTIME_ID) + ns;
+	volatile uint64_t x = 0;
+	while (now_ns(CLOCK_THREAD_CPUTIME_ID) < end)
+		for (int k = 0; k < 1000; k++)
+			x += (uint64_t)k;
 }
 
 static void *cruncher(void *arg)
@@ -50,11 +71,7 @@ static void *cruncher(void *arg)
 	for (int i = 0; i < ITEMS; i++) {
 		/* CPU time, not wall time: a loaded machine stretches it, the
 		 * thread still waits on nothing meanwhile. */
-		int64_t end = now_ns(CLOCK_THREAD_CPUTIME_ID) + CRUNCH_NS;
-		volatile uint64_t x = 0;
-		while (now_ns(CLOCK_THREAD_CPUTIME_ID) < end)
-			for (int k = 0; k < 1000; k++)
-				x += (uint64_t)k;
+		compute(CRUNCH_NS);
 		CHECK_EQ(pthread_mutex_lock(&m1), 0);
 		ready++;
 		CHECK_EQ(pthread_cond_signal(&results_cv), 0);
@@ -118,6 +135,31 @@ static void *feeder(void *arg)
 	return 0;
 }
 
+static void *spare(void *arg)
+{
+	(void)arg;
+	pthread_setname_np(pthread_self(), "spare");
+	CHECK_EQ(pthread_mutex_lock(&m6), 0);
+	spares_waiting++;
+	while (!spare_quit)
+		CHECK_EQ(pthread_cond_wait(&spare_cv, &m6), 0);
+	CHECK_EQ(pthread_mutex_unlock(&m6), 0);
+	return 0;
+}
+
+static void *worker(void *arg)
+{
+	(void)arg;
+	pthread_setname_np(pthread_self(), "worker");
+	for (int i = 0; i < ROUNDS; i++) {
+		CHECK_EQ(pthread_mutex_lock(&m5), 0);
+		compute(HOLD_NS);
+		CHECK_EQ(pthread_mutex_unlock(&m5), 0);
+		sched_yield(); /* (the other worker's turn, most often) */
+	}
+	return 0;
+}
+
 /* main waits for ITEMS counts of *n under m on cv, made by fn's thread
  * (joined if join). */
 static void main_waits_for(void *(*fn)(void *), pthread_mutex_t *m, pthread_cond_t *cv, int *n,
@@ -152,6 +194,30 @@ int main(int argc, char **argv)
 		printf("wakers_busy idle: %d items\n", posted);
 		return 0;
 	}
-	fprintf(stderr, "usage: wakers_busy busy|idle\n");
+	if (argc == 2 && !strcmp(argv[1], "spare")) {
+		pthread_t sp[SPARES], wk[2];
+		for (int i = 0; i < SPARES; i++)
+			CHECK_EQ(pthread_create(&sp[i], 0, spare, 0), 0);
+		for (int waiting = 0; waiting < SPARES;) { /* every spare waits */
+			CHECK_EQ(pthread_mutex_lock(&m6), 0);
+			waiting = spares_waiting;
+			CHECK_EQ(pthread_mutex_unlock(&m6), 0);
+			if (waiting < SPARES)
+				sched_yield();
+		}
+		for (int i = 0; i < 2; i++)
+			CHECK_EQ(pthread_create(&wk[i], 0, worker, 0), 0);
+		for (int i = 0; i < 2; i++)
+			CHECK_EQ(pthread_join(wk[i], 0), 0);
+		CHECK_EQ(pthread_mutex_lock(&m6), 0);
+		spare_quit = 1;
+		CHECK_EQ(pthread_cond_broadcast(&spare_cv), 0);
+		CHECK_EQ(pthread_mutex_unlock(&m6), 0);
+		for (int i = 0; i < SPARES; i++)
+			CHECK_EQ(pthread_join(sp[i], 0), 0);
+		printf("wakers_busy spare: %d spare threads, 2 workers\n", SPARES);
+		return 0;
+	}
+	fprintf(stderr, "usage: wakers_busy busy|busy-joined|idle|spare\n");
 	return 2;
 }

@@ -233,28 +233,28 @@ enum {
 	ON_WAIT_MAX_NS, ON_WOKEN, ON_RUNNING_AT_END, ON_ROUTINE_SITE, ON_N
 };
 static const struct sa_col once_cols[ON_N] = {
-	[ON_VPID] = { "vpid", "pid", SA_COL_I64, 0, 0 },
+	[ON_VPID] = { "vpid", "pid", SA_COL_I64, SA_COL_WIDE, 0 },
 	[ON_PROCNAME] = { "procname", "process", SA_COL_STR, 0, 0 },
 	[ON_ADDRESS] = { "address", "address", SA_COL_HEX, 0, 0 },
-	[ON_INSTANCE] = { "instance", "inst", SA_COL_U64, 0, 0 },
-	[ON_CALLER] = { "caller", "first call site", SA_COL_HEX, 0, 0 },
-	[ON_ROUTINE] = { "routine", "routine", SA_COL_HEX, 0, 0 },
-	[ON_RUNNER] = { "runner", "ran it", SA_COL_I64, 0, 0 },
-	[ON_RUNNER_NAME] = { "runner_name", "name", SA_COL_STR, 0, 0 },
-	[ON_RUN_NS] = { "run_ns", "run (ns)", SA_COL_NS, 0, 0 },
+	[ON_INSTANCE] = { "instance", "inst", SA_COL_U64, SA_COL_WIDE, 0 },
+	[ON_CALLER] = { "caller", "first call site", SA_COL_HEX, SA_COL_WIDE, 0 },
+	[ON_ROUTINE] = { "routine", "routine", SA_COL_HEX, SA_COL_WIDE, 0 },
+	[ON_RUNNER] = { "runner", "ran it", SA_COL_I64, SA_COL_WIDE, 0 },
+	[ON_RUNNER_NAME] = { "runner_name", "ran it", SA_COL_STR, 0, 0 },
+	[ON_RUN_NS] = { "run_ns", "run", SA_COL_NS, 0, 0 },
 	[ON_RUNS] = { "runs", "runs", SA_COL_U64, 0, 0 },
-	[ON_COMPLETED] = { "completed", "completed", SA_COL_U64, 0, 0 },
+	[ON_COMPLETED] = { "completed", "completed", SA_COL_U64, SA_COL_WIDE, 0 },
 	[ON_CANCELLED] = { "cancelled", "cancelled", SA_COL_U64, 0, 0 },
-	[ON_CANCELLED_RUNNER] = { "cancelled_runner", "cancelled in", SA_COL_I64, 0, 0 },
-	[ON_RUN_TOTAL_NS] = { "run_total_ns", "runs total", SA_COL_NS, 0, 0 },
+	[ON_CANCELLED_RUNNER] = { "cancelled_runner", "cancelled in", SA_COL_I64, SA_COL_WIDE, 0 },
+	[ON_RUN_TOTAL_NS] = { "run_total_ns", "runs total", SA_COL_NS, SA_COL_WIDE, 0 },
 	[ON_WAITS] = { "waits", "waiters", SA_COL_U64, 0, 0 },
-	[ON_MAX_WAITING] = { "max_waiting", "at once", SA_COL_U64, 0, 0 },
+	[ON_MAX_WAITING] = { "max_waiting", "at once", SA_COL_U64, SA_COL_WIDE, 0 },
 	[ON_WAIT_TOTAL_NS] = { "wait_total_ns", "wait total", SA_COL_NS, 0, 0 },
 	[ON_WAIT_MEAN_NS] = { "wait_mean_ns", "mean", SA_COL_NS, 0, 0 },
-	[ON_WAIT_MAX_NS] = { "wait_max_ns", "max", SA_COL_NS, 0, 0 },
-	[ON_WOKEN] = { "woken", "woken", SA_COL_U64, 0, 0 },
+	[ON_WAIT_MAX_NS] = { "wait_max_ns", "max", SA_COL_NS, SA_COL_WIDE, 0 },
+	[ON_WOKEN] = { "woken", "woken", SA_COL_U64, SA_COL_WIDE, 0 },
 	[ON_RUNNING_AT_END] = { "running_at_end", "unfinished", SA_COL_BOOL, 0, 0 },
-	[ON_ROUTINE_SITE] = { "routine_site", "routine site", SA_COL_STR, 0, 0 }, /* only with call sites */
+	[ON_ROUTINE_SITE] = { "routine_site", "routine site", SA_COL_STR, 0, 40 }, /* only with call sites */
 };
 
 /* The name of thread vtid of process pi ("" if unknown). */
@@ -283,10 +283,20 @@ static void onces(const struct sa_model *m, const struct sa_report_opts *o, stru
 		return;
 	}
 	t->minor = 2;
+	/* Text: the once objects something waited on (a caller slept, a run
+	 * was cancelled or never ended), the first 8; with none, the table is
+	 * --wide's (a program's libraries run tens of once routines that no
+	 * thread ever waits for). */
+	t->text_rows = 8;
+	t->flags = SA_TAB_WIDE;
+	if (t->ncols > ON_ROUTINE_SITE) /* (named by its routine: the address is --wide's) */
+		t->text_hide = 1ull << ON_ADDRESS;
 	qsort(rk, n, sizeof(*rk), sa_rank_desc);
 	for (uint32_t i = 0; i < n && (!o->top || i < o->top); i++) {
 		const struct sa_object *ob = &m->objs[rk[i].i];
 		const struct sa_once *x = ob->ext;
+		if (x->waits || x->cancelled || x->running)
+			t->flags = 0;
 		struct sa_cell *c = sa_table_row(t);
 		if (!c)
 			break;

@@ -824,6 +824,40 @@ static void once_runs(void)
 	free(csv);
 }
 
+/* The once table in text: --wide's while no caller waited (a program's
+ * libraries run tens of once routines nobody waits for), shown once one
+ * did, without the call site's and routine's addresses (JSON keeps
+ * them; with symbols, the routine's site names it, not its address). */
+static void once_text(void)
+{
+	START(1, 1, 1);
+	feed(SA_EV_once_run, 10, 1, 31, "obj", I(ONCE), "caller", I(0x601), "routine", I(0x7777), NULL);
+	feed(SA_EV_once_finished, 40, 1, 31, "obj", I(ONCE), "caller", I(0x601), "cancelled", I(0),
+	     "woken", I(0), "run_ns", I(30), NULL);
+	char *t = render(SA_FMT_TEXT, 0), *j = render(SA_FMT_JSON, 0);
+	CHECK(!strstr(t, "Once (pthread_once, call_once)"));
+	CHECK(strstr(t, "more tables and every column: --wide"));
+	CHECK(strstr(j, "\"name\": \"once.objects\""));
+	free(t);
+	free(j);
+	feed(SA_EV_once_run, 50, 1, 31, "obj", I(0x5100), "caller", I(0x604), "routine", I(0x7778),
+	     NULL);
+	feed(SA_EV_once_wait, 52, 1, 32, "obj", I(0x5100), "caller", I(0x605), NULL);
+	feed(SA_EV_once_finished, 90, 1, 31, "obj", I(0x5100), "caller", I(0x604), "cancelled", I(0),
+	     "woken", I(1), "run_ns", I(40), NULL);
+	feed(SA_EV_once_waited, 91, 1, 32, "obj", I(0x5100), "caller", I(0x605), "wait_ns", I(39),
+	     NULL);
+	t = render(SA_FMT_TEXT, 0);
+	const char *once = strstr(t, "Once (pthread_once, call_once)\n");
+	CHECK(once);
+	if (once) {
+		const char *head = once + strlen("Once (pthread_once, call_once)\n");
+		CHECK(strstr(head, "ran it") && strstr(head, "waiters"));
+		CHECK(!strstr(head, "first call site") && !strstr(head, "0x7778"));
+	}
+	free(t);
+}
+
 /* Units of work: 41 and 42 declare units; wakes by 40 (futex), a condvar
  * signal by 40 that moved 2 waiters, a semaphore post by 42 that woke a
  * registered sleeper, and 41's futex waits. Ratios per unit, per process
@@ -1924,6 +1958,7 @@ static const struct {
 	{ "barrier_straggler", barrier_straggler },
 	{ "spin_verdicts", spin_verdicts },
 	{ "once_runs", once_runs },
+	{ "once_text", once_text },
 	{ "work_units", work_units },
 	{ "work_event_option", work_event_option },
 	{ "sem_over_max", sem_over_max },

@@ -239,7 +239,7 @@ static const struct sa_col once_cols[ON_N] = {
 	[ON_INSTANCE] = { "instance", "inst", SA_COL_U64, SA_COL_WIDE, 0 },
 	[ON_CALLER] = { "caller", "first call site", SA_COL_HEX, SA_COL_WIDE, 0 },
 	[ON_ROUTINE] = { "routine", "routine", SA_COL_HEX, SA_COL_WIDE, 0 },
-	[ON_RUNNER] = { "runner", "ran it", SA_COL_I64, SA_COL_WIDE, 0 },
+	[ON_RUNNER] = { "runner", "tid", SA_COL_I64, SA_COL_WIDE, 0 },
 	[ON_RUNNER_NAME] = { "runner_name", "ran it", SA_COL_STR, 0, 0 },
 	[ON_RUN_NS] = { "run_ns", "run", SA_COL_NS, 0, 0 },
 	[ON_RUNS] = { "runs", "runs", SA_COL_U64, 0, 0 },
@@ -331,7 +331,7 @@ static void onces(const struct sa_model *m, const struct sa_report_opts *o, stru
 		sa_set_u(&c[ON_RUNNING_AT_END], (uint64_t)x->running);
 		char site[512];
 		if (t->ncols > 21 && x->routine &&
-		    sa_symbols_addr(m, m->procs[ob->proc].trace, m->procs[ob->proc].vpid, x->routine,
+		    sa_symbols_function(m, m->procs[ob->proc].trace, m->procs[ob->proc].vpid, x->routine,
 				    site, sizeof(site)))
 			sa_cell_str(&c[ON_ROUTINE_SITE], site);
 	}

@@ -184,13 +184,13 @@ int sa_sym_code_at(struct sa_sym_proc *p, uint64_t addr, int is_return, struct s
 	return 0;
 }
 
-const char *sa_symbols_addr(const struct sa_model *m, unsigned trace, int32_t vpid,
-			    uint64_t addr, char *buf, size_t size)
+static const char *code_name(const struct sa_model *m, unsigned trace, int32_t vpid,
+			     uint64_t addr, int is_return, char *buf, size_t size)
 {
 	struct sa_symbols *s = m->symbols;
 	struct sa_sym_proc *p = s ? sa_sym_proc(s, trace, vpid, 0) : NULL;
 	struct sa_sym_code c;
-	if (!p || !size || sa_sym_code_at(p, addr, 1, &c))
+	if (!p || !size || sa_sym_code_at(p, addr, is_return, &c))
 		return NULL;
 	if (c.fn && c.file)
 		snprintf(buf, size, "%s at %s:%d", c.fn, c.file, c.line);
@@ -201,6 +201,18 @@ const char *sa_symbols_addr(const struct sa_model *m, unsigned trace, int32_t vp
 	else
 		snprintf(buf, size, "%s+0x%" PRIx64, c.mod, c.off);
 	return buf;
+}
+
+const char *sa_symbols_addr(const struct sa_model *m, unsigned trace, int32_t vpid,
+			    uint64_t addr, char *buf, size_t size)
+{
+	return code_name(m, trace, vpid, addr, 1, buf, size);
+}
+
+const char *sa_symbols_function(const struct sa_model *m, unsigned trace, int32_t vpid,
+				uint64_t addr, char *buf, size_t size)
+{
+	return code_name(m, trace, vpid, addr, 0, buf, size);
 }
 
 const char *sa_symbols_object_site(const struct sa_model *m, const struct sa_object *ob,

@@ -43,6 +43,10 @@ void sa_symbols_free(struct sa_symbols *s);
  * module is known; NULL when nothing is (no statedump). In buf. */
 const char *sa_symbols_addr(const struct sa_model *m, unsigned trace, int32_t vpid,
 			    uint64_t addr, char *buf, size_t size);
+/* The same for a function's own address (a once routine: no instruction
+ * before it to look at, the address is the function's first). */
+const char *sa_symbols_function(const struct sa_model *m, unsigned trace, int32_t vpid,
+				uint64_t addr, char *buf, size_t size);
 
 /* A lock's identity for reports: its call site — where its most used
  * stack entered synctrace (the first used on a tie), or without stacks the

@@ -101,6 +101,12 @@ eq "B waiters" "$B | .waits" 0
 eq "B woken" "$B | .woken" 0
 [ "$(jq -r "$A | .routine" "$tmp/r.json")" != "$(jq -r "$B | .routine" "$tmp/r.json")" ] ||
 	fail "A and B: the same routine"
+# The routines named by their own address (not the instruction before
+# it, as a return address is: that was the function before, frame_dummy)
+case "$(jq -r "$A | .routine_site" "$tmp/r.json")" in
+"routine_a at barrier_once.c:"*) ;; *) fail "A routine_site: $(jq -r "$A | .routine_site" "$tmp/r.json")" ;; esac
+case "$(jq -r "$B | .routine_site" "$tmp/r.json")" in
+"routine_b at barrier_once.c:"*) ;; *) fail "B routine_site: $(jq -r "$B | .routine_site" "$tmp/r.json")" ;; esac
 
 # CSV and text carry the tables.
 "$report" --format csv "$trace" >"$tmp/r.csv" || fail "csv failed"

@@ -418,103 +418,27 @@ static const char *wakers_try(const struct wakers_life *wl, char *b, size_t n)
 	return b;
 }
 
-/* Idle threads: not a process's main thread (whose waits the process's
- * end waits for), waited 95 % of their lives or more, and on a CPU 2 % or
- * less when that is known (a pool's spare threads: node's four V8 platform
- * workers waited 100 % of their lives on the condvar class their libuv
- * pool shares, 96 % of all the waiting in the trace). A condvar or
- * semaphore row whose waiting is mostly theirs, with wakers that are not
- * the bottleneck (they did not run: wakers_working), is "idle": its finding says so, and comes
- * after the others, which are weighed against the waiting of threads not
- * idle (so node's main thread's wait on the pool's mutex is named). */
-#define IDLE_WAITING 0.95
-#define IDLE_CPU 0.02
+/* A condvar or semaphore row whose waiting is half idle threads' or more
+ * (sa_thread_idle: a pool's spare threads; node's four V8 platform workers
+ * waited 100 % of their lives on the condvar class their libuv pool
+ * shares, 96 % of all the waiting in the trace), with wakers that are not
+ * the bottleneck (they did not run: wakers_working), is "idle": its
+ * finding says so, and comes after the others, which are weighed against
+ * the waiting of threads not idle (so node's main thread's wait on the
+ * pool's mutex is named). */
 #define IDLE_ROWS 16 /* rows looked at */
-struct idle_row {
-	uint64_t ns;      /* its waiting by idle threads */
-	uint32_t threads; /* how many idle threads waited there */
-	int dominated;    /* idle: half its waiting or more, wakers not busy */
-};
-struct idle_scan {
-	const struct sa_waits_view *v;
-	const uint8_t *idle;      /* per thread */
-	const uint32_t *group_of; /* per object, UINT32_MAX: no row looked at */
-	uint32_t nrows;
-	struct idle_row *r;
-	uint8_t *seen;            /* nrows x nthreads */
-	uint32_t nthreads;
-};
-
-static int thread_idle(const struct sa_model *m, const struct sa_thread *th)
+static int row_idle(const struct sa_model *m, const struct sa_waits_view *v,
+		    const struct sa_wrow *w)
 {
-	const struct sa_thread_waits *tw = sa_thread_waits(th);
-	if (!tw || th->last_ts <= th->first_ts)
+	if ((w->kind != SA_WAIT_COND && w->kind != SA_WAIT_SEM) || !w->idle_ns ||
+	    w->idle_ns * 2 < w->s.wait_ns)
 		return 0;
-	double life = (double)(th->last_ts - th->first_ts), c = sa_thread_cpu_share(th);
-	return th->proc < m->nprocs && th->vtid != m->procs[th->proc].vpid &&
-	       (double)tw->wait_ns >= IDLE_WAITING * life && (c < 0 ? !th->have_cpu : c <= IDLE_CPU);
-}
-
-static void idle_pair(void *ctx, uint32_t thread, uint32_t obj, enum sa_wait_kind k,
-		      const struct sa_wait_stat *s)
-{
-	struct idle_scan *x = ctx;
-	if (thread >= x->nthreads || !x->idle[thread] || x->group_of[obj] == UINT32_MAX)
-		return;
-	for (uint32_t i = 0; i < x->nrows; i++)
-		if (x->v->rows[i].group == x->group_of[obj] && x->v->rows[i].kind == k) {
-			x->r[i].ns += s->wait_ns;
-			if (!x->seen[(size_t)i * x->nthreads + thread]) {
-				x->seen[(size_t)i * x->nthreads + thread] = 1;
-				x->r[i].threads++;
-			}
-			return;
-		}
-}
-
-/* r[i] for the first n rows of v (n <= IDLE_ROWS); 0, or -1 out of memory
- * (r left zero: no row idle). */
-static int idle_rows(const struct sa_model *m, const struct sa_waits_view *v, uint32_t n,
-		     struct idle_row *r)
-{
-	memset(r, 0, n * sizeof(*r));
-	if (!m->nthreads || !n)
-		return 0;
-	uint8_t *idle = calloc(m->nthreads, 1), *seen = calloc((size_t)n * m->nthreads, 1);
-	uint32_t *group_of = malloc((size_t)(m->nobjs ? m->nobjs : 1) * sizeof(*group_of));
-	int any = 0, rc = -1;
-	if (!idle || !seen || !group_of)
-		goto out;
-	for (uint32_t t = 0; t < m->nthreads; t++)
-		any |= idle[t] = (uint8_t)thread_idle(m, &m->threads[t]);
-	rc = 0;
-	if (!any)
-		goto out;
-	for (uint32_t o = 0; o < m->nobjs; o++)
-		group_of[o] = UINT32_MAX;
-	for (uint32_t i = 0; i < n; i++) {
-		const struct sa_wgroup *g = &v->groups[v->rows[i].group];
-		for (uint32_t j = 0; j < g->nobjs; j++)
-			if (v->objs[g->first + j] < m->nobjs)
-				group_of[v->objs[g->first + j]] = v->rows[i].group;
-	}
-	struct idle_scan x = { v, idle, group_of, n, r, seen, m->nthreads };
-	sa_model_each_pair(m, idle_pair, &x);
-	for (uint32_t i = 0; i < n; i++) {
-		const struct sa_wrow *w = &v->rows[i];
-		struct wakers_life wl = wakers_life(m, &v->groups[w->group]);
-		r[i].dominated = (w->kind == SA_WAIT_COND || w->kind == SA_WAIT_SEM) &&
-				 r[i].ns && r[i].ns * 2 >= w->s.wait_ns && !wakers_working(&wl);
-	}
-out:
-	free(idle);
-	free(seen);
-	free(group_of);
-	return rc;
+	struct wakers_life wl = wakers_life(m, &v->groups[w->group]);
+	return !wakers_working(&wl);
 }
 
 static void wait_finding(struct sa_fb *f, const struct sa_waits_view *v, const struct sa_wrow *w,
-			 const struct idle_row *ir, uint64_t busy_total)
+			 int idle, uint64_t busy_total)
 {
 	const struct sa_model *m = f->m;
 	const struct sa_wgroup *g = &v->groups[w->group];
@@ -539,9 +463,9 @@ static void wait_finding(struct sa_fb *f, const struct sa_waits_view *v, const s
 	if (g->instances > 1)
 		say(f, " (%llu objects)", (unsigned long long)g->instances);
 	say(f, ": %.0f %% of all waiting", 100.0 * share);
-	if (busy_total && !ir->dominated)
+	if (busy_total && !idle)
 		say(f, ", %.0f %% of working threads'",
-		    100.0 * (double)(w->s.wait_ns - ir->ns) / (double)busy_total);
+		    100.0 * (double)(w->s.wait_ns - w->idle_ns) / (double)busy_total);
 	say(f, " (%s", sa_wait_kind_name(w->kind));
 	if (w->kind == SA_WAIT_COND_RELOCK)
 		say(f, ": taking the mutex back after a condvar wait");
@@ -617,14 +541,14 @@ static void wait_finding(struct sa_fb *f, const struct sa_waits_view *v, const s
 									  sizeof(site)));
 		}
 	}
-	if (ir->ns)
-		sa_set_u(&c[SA_FND_IDLE], ir->ns);
-	if (ir->dominated) {
+	if (w->idle_ns)
+		sa_set_u(&c[SA_FND_IDLE], w->idle_ns);
+	if (idle) {
 		sa_cell_str(&c[SA_FND_VERDICT], "idle");
 		say(f, "; %u thread%s that did little else (waited %.0f %% or more of %s lives) "
-		    "made %.0f %% of it", ir->threads, ir->threads == 1 ? "" : "s",
-		    100.0 * IDLE_WAITING, ir->threads == 1 ? "its" : "their",
-		    100.0 * (double)ir->ns / (double)w->s.wait_ns);
+		    "made %.0f %% of it", w->idle_threads, w->idle_threads == 1 ? "" : "s",
+		    100.0 * SA_IDLE_WAITING, w->idle_threads == 1 ? "its" : "their",
+		    100.0 * (double)w->idle_ns / (double)w->s.wait_ns);
 	}
 	/* What to try. */
 	const char *try_ = NULL;
@@ -654,7 +578,7 @@ static void wait_finding(struct sa_fb *f, const struct sa_waits_view *v, const s
 				 "nothing; if a signal was expected sooner, check the timeout or the "
 				 "signaller");
 		try_ = tick_try;
-	} else if (ir->dominated)
+	} else if (idle)
 		try_ = "spare threads waiting for work: nothing is lost unless they should have had "
 		       "some (then feed them faster); else use fewer";
 	else if (busy)
@@ -726,30 +650,31 @@ void sa_findings_build(const struct sa_model *m, const struct sa_report_opts *o,
 		/* The top rows, idle ones after the others: the first of each
 		 * always, the next ones when they weigh 5 % (the others of the
 		 * waiting of threads not idle). */
-		struct idle_row ir[IDLE_ROWS];
+		int idle[IDLE_ROWS], dominated = 0;
 		uint32_t n = vv->nrows < IDLE_ROWS ? vv->nrows : IDLE_ROWS, shown = 0;
 		uint64_t idle_ns = 0, busy_total = 0;
-		int dominated = 0;
-		(void)idle_rows(m, vv, n, ir); /* (out of memory: no row idle) */
-		for (uint32_t i = 0; i < n; i++)
-			idle_ns += ir[i].ns, dominated |= ir[i].dominated;
+		for (uint32_t i = 0; i < n; i++) {
+			idle[i] = row_idle(m, vv, &vv->rows[i]);
+			dominated |= idle[i];
+			idle_ns += vv->rows[i].idle_ns;
+		}
 		if (dominated && idle_ns < vv->total_ns)
 			busy_total = vv->total_ns - idle_ns;
 		for (int pass = 0; pass < 2; pass++) {
 			uint32_t taken = 0;
 			for (uint32_t i = 0; i < n && shown < MAX_WAIT_FINDINGS; i++) {
 				const struct sa_wrow *w = &vv->rows[i];
-				if (ir[i].dominated != pass)
+				if (idle[i] != pass)
 					continue;
 				/* (with idle rows, a row of the others only if the
 				 * waiting of threads not idle there weighs) */
-				uint64_t weight = pass ? w->s.wait_ns : w->s.wait_ns - ir[i].ns;
+				uint64_t weight = pass ? w->s.wait_ns : w->s.wait_ns - w->idle_ns;
 				uint64_t of = pass || !dominated ? vv->total_ns : busy_total;
 				if ((taken || (dominated && !pass)) && (!weight || weight * 20 < of))
 					continue;
 				taken++;
 				if (w->s.wait_ns || w->s.timeouts) {
-					wait_finding(&f, vv, w, &ir[i], busy_total);
+					wait_finding(&f, vv, w, idle[i], busy_total);
 					shown++;
 				}
 			}

@@ -18,8 +18,8 @@
  * rows of type barrier and once, wakes.work, wakes.work_threads. 1.3:
  * findings, waits.top, waits.blame, waits.wakers, waits.threads, the
  * identity columns (name, class, instances, site) of object tables. 1.4:
- * waits.threads' cpu_share_of_life and cpu_ns. 1.5: findings' idle_wait_ns
- * (and verdict idle for a wait row). */
+ * waits.threads' cpu_share_of_life and cpu_ns. 1.5: idle_wait_ns of findings
+ * and waits.top (and verdict idle for a wait row). */
 #define SA_SCHEMA_MINOR 5
 
 /* The modules, in the order their tables are printed. */

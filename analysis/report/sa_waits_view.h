@@ -26,6 +26,8 @@ struct sa_wrow {
 	enum sa_wait_kind kind;
 	struct sa_wait_stat s;             /* its group's (the dist is the group's) */
 	uint64_t key;
+	uint64_t idle_ns;                  /* its waiting by idle threads (sa_thread_idle) */
+	uint32_t idle_threads;             /* how many idle threads waited there */
 };
 
 struct sa_waits_view {
@@ -40,6 +42,14 @@ struct sa_waits_view {
 	uint64_t total_ns;             /* all waiting, over the rows */
 	int oom;                       /* a distribution could not be merged */
 };
+
+/* Idle thread ti: not its process's main thread (whose waits the
+ * process's end waits for), waited SA_IDLE_WAITING of its life or more,
+ * and on a CPU SA_IDLE_CPU or less when that is known: a pool's spare
+ * thread (node's V8 platform workers wait 100 % of their lives). */
+#define SA_IDLE_WAITING 0.95
+#define SA_IDLE_CPU 0.02
+int sa_thread_idle(const struct sa_model *m, uint32_t ti);
 
 int sa_waits_view_make(const struct sa_model *m, const struct sa_report_opts *o,
 		       struct sa_waits_view *v);

@@ -15,7 +15,7 @@
 
 enum {
 	W_RANK, W_KIND, W_ID, W_WAITS = W_ID + SA_ID_N, W_CONT, W_TIMEOUTS, W_WAIT, W_SHARE,
-	W_MEAN, W_P50, W_P99, W_MAX, W_HIST, W_N
+	W_MEAN, W_P50, W_P99, W_MAX, W_HIST, W_IDLE, W_N
 };
 static const struct sa_col top_cols[W_N] = {
 	[W_RANK] = { "rank", "#", SA_COL_U64, 0, 0 },
@@ -31,6 +31,8 @@ static const struct sa_col top_cols[W_N] = {
 	[W_P99] = { "wait_p99_ns", "p99", SA_COL_NS, SA_COL_WIDE, 0 },
 	[W_MAX] = { "wait_max_ns", "max", SA_COL_NS, 0, 0 },
 	[W_HIST] = { "wait_log2_hist", "wait log2(ns) histogram", SA_COL_HIST, SA_COL_WIDE, 0 },
+	/* (1.5; text: only when a row has some) */
+	[W_IDLE] = { "idle_wait_ns", "idle", SA_COL_NS, SA_COL_WIDE, 0 },
 };
 
 enum {
@@ -203,6 +205,81 @@ void sa_waits_view_free(struct sa_waits_view *v)
 	memset(v, 0, sizeof(*v));
 }
 
+int sa_thread_idle(const struct sa_model *m, uint32_t ti)
+{
+	if (ti >= m->nthreads)
+		return 0;
+	const struct sa_thread *th = &m->threads[ti];
+	const struct sa_thread_waits *tw = sa_thread_waits(th);
+	if (!tw || th->last_ts <= th->first_ts || th->proc >= m->nprocs ||
+	    th->vtid == m->procs[th->proc].vpid)
+		return 0;
+	double life = (double)(th->last_ts - th->first_ts), c = sa_thread_cpu_share(th);
+	return (double)tw->wait_ns >= SA_IDLE_WAITING * life &&
+	       (c < 0 ? !th->have_cpu : c <= SA_IDLE_CPU);
+}
+
+/* Each row's waiting by idle threads: one pass over the (thread, object,
+ * kind) pairs. */
+struct idle_scan {
+	const struct sa_waits_view *v;
+	const uint32_t *idle;      /* per thread: its index among the idle + 1, 0 not idle */
+	const uint32_t *group_of;  /* per object: its group, UINT32_MAX none */
+	const uint32_t *row_of;    /* per group and kind: its row + 1, 0 none */
+	uint8_t *seen;             /* rows x idle threads, NULL: not counted */
+	uint32_t nidle, nthreads, nobjs;
+	struct sa_wrow *rows;
+};
+
+static void idle_pair(void *ctx, uint32_t thread, uint32_t obj, enum sa_wait_kind k,
+		      const struct sa_wait_stat *s)
+{
+	struct idle_scan *x = ctx;
+	if (thread >= x->nthreads || obj >= x->nobjs || (unsigned)k >= SA_WAIT_NKINDS)
+		return;
+	uint32_t i = x->idle[thread], g = x->group_of[obj];
+	if (!i || g == UINT32_MAX || !x->row_of[(size_t)g * SA_WAIT_NKINDS + k])
+		return;
+	uint32_t r = x->row_of[(size_t)g * SA_WAIT_NKINDS + k] - 1;
+	x->rows[r].idle_ns += s->wait_ns;
+	if (x->seen && !x->seen[(size_t)r * x->nidle + i - 1]) {
+		x->seen[(size_t)r * x->nidle + i - 1] = 1;
+		x->rows[r].idle_threads++;
+	}
+}
+
+static void idle_rows(const struct sa_model *m, struct sa_waits_view *v)
+{
+	uint32_t *idle = calloc(m->nthreads + 1, sizeof(*idle)), nidle = 0;
+	uint32_t *group_of = malloc((m->nobjs + 1) * sizeof(*group_of));
+	uint32_t *row_of = calloc((size_t)(v->ngroups + 1) * SA_WAIT_NKINDS, sizeof(*row_of));
+	uint8_t *seen = NULL;
+	if (!idle || !group_of || !row_of)
+		goto out;
+	for (uint32_t t = 0; t < m->nthreads; t++)
+		if (sa_thread_idle(m, t))
+			idle[t] = ++nidle;
+	if (!nidle)
+		goto out;
+	for (uint32_t o = 0; o < m->nobjs; o++)
+		group_of[o] = UINT32_MAX;
+	for (uint32_t gi = 0; gi < v->ngroups; gi++)
+		for (uint32_t j = 0; j < v->groups[gi].nobjs; j++)
+			group_of[v->objs[v->groups[gi].first + j]] = gi;
+	for (uint32_t r = 0; r < v->nrows; r++)
+		row_of[(size_t)v->rows[r].group * SA_WAIT_NKINDS + v->rows[r].kind] = r + 1;
+	if ((uint64_t)v->nrows * nidle <= (64u << 20)) /* (else threads not counted) */
+		seen = calloc((size_t)v->nrows * nidle, 1);
+	struct idle_scan x = { v, idle, group_of, row_of, seen, nidle, m->nthreads, m->nobjs,
+			       v->rows };
+	sa_model_each_pair(m, idle_pair, &x);
+out:
+	free(idle);
+	free(group_of);
+	free(row_of);
+	free(seen);
+}
+
 int sa_waits_view_make(const struct sa_model *m, const struct sa_report_opts *o,
 		       struct sa_waits_view *v)
 {
@@ -295,6 +372,7 @@ int sa_waits_view_make(const struct sa_model *m, const struct sa_report_opts *o,
 		if (!g->rank)
 			g->rank = i + 1;
 	}
+	idle_rows(m, v);
 	return 0;
 }
 
@@ -349,7 +427,7 @@ static void top_table(const struct sa_model *m, const struct sa_report_opts *o,
 	struct sa_table *t = sa_report_table(r, "waits.top", titles[o->by], top_cols, W_N);
 	if (!t)
 		return;
-	t->minor = 3;
+	t->minor = 5; /* (idle_wait_ns) */
 	t->text_rows = 10;
 	if (m->nprocs > 1) /* which process, when there are several */
 		t->text_show = 1ull << (W_ID + SA_ID_PROC);
@@ -377,6 +455,9 @@ static void top_table(const struct sa_model *m, const struct sa_report_opts *o,
 		if (w->s.waits)
 			sa_set_u(&c[W_MAX], w->s.max_ns);
 		sa_set_hist(&c[W_HIST], &w->s.dist);
+		sa_set_u(&c[W_IDLE], w->idle_ns);
+		if (w->idle_ns && i < t->text_rows)
+			t->text_show |= 1ull << W_IDLE;
 	}
 	if (t->nrows < v->nrows)
 		sa_table_note(t, "%u of %u rows shown (--top)", t->nrows, v->nrows);
@@ -385,6 +466,11 @@ static void top_table(const struct sa_model *m, const struct sa_report_opts *o,
 		      "after it; a timeout counts as a wait%s",
 		      o->all ? "every row" : "rows without waiting hidden: --all",
 		      o->by == SA_BY_CLASS ? "; objs = objects in the class" : "");
+	if (t->text_show & 1ull << W_IDLE)
+		sa_table_note(t, "idle = the waiting of idle threads, a pool's spare ones: not a "
+			      "process's main thread, waiting %.0f %% of their lives or more, on a "
+			      "CPU %.0f %% or less when known", 100.0 * SA_IDLE_WAITING,
+			      100.0 * SA_IDLE_CPU);
 }
 
 static void blame_table(const struct sa_model *m, const struct sa_report_opts *o,

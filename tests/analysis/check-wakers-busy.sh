@@ -122,6 +122,17 @@ spare)
 	if [ "$row" = "idle true true" ]; then
 		pass "spare_cv: verdict idle, all its waiting idle threads', most of all"; else
 		fail "spare_cv: verdict, idle_wait_ns = wait_total_ns, share > 0.5: '$row'"; fi
+	row=$(jq -r '[.tables[] | select(.name == "waits.top") | .rows[] |
+		select(.name == "spare_cv")] | first | "\(.idle_wait_ns == .wait_total_ns) \(.idle_wait_ns > 0)"' "$tmp/r.json")
+	if [ "$row" = "true true" ]; then pass "waits.top: spare_cv's waiting all idle"; else
+		fail "waits.top: spare_cv idle_wait_ns = wait_total_ns > 0: '$row'"; fi
+	row=$(jq -r '[.tables[] | select(.name == "waits.top") | .rows[] |
+		select(.name == "m5")] | first | .idle_wait_ns' "$tmp/r.json")
+	if [ "$row" = 0 ]; then pass "waits.top: m5's waiting not idle"; else
+		fail "waits.top: m5 idle_wait_ns '$row', want 0"; fi
+	"$report" "$trace" >"$tmp/r.txt" 2>/dev/null
+	if grep -q "^# waited for .* idle\$" "$tmp/r.txt" && grep -q "idle = the waiting of idle threads" "$tmp/r.txt"; then
+		pass "text: the idle column and its note"; else fail "text: no idle column or note"; fi
 	try=$(finding spare_cv try)
 	case "$try" in
 	"spare threads waiting for work: nothing is lost unless they should have had some"*)

@@ -437,6 +437,76 @@ static int row_idle(const struct sa_model *m, const struct sa_waits_view *v,
 	return !wakers_working(&wl);
 }
 
+/* The share of g's releases by threads that also waited on the same
+ * object for kind k: near 1 when the threads take turns, each waking the
+ * next and waiting for its own turn again, as at a lock (CPython's GIL: a
+ * condvar with a 5 ms timed wait, signalled by whichever thread drops it);
+ * per object, not per class (CPython's locks, one class of hundreds, are
+ * each waited on by one thread and released by another); -1 when nothing
+ * was released. */
+struct turn_scan {
+	const struct sa_waits_view *v;
+	const struct sa_wgroup *g;
+	enum sa_wait_kind k;
+	uint64_t *keys; /* obj << 32 | thread, of the pairs that waited */
+	size_t n, cap;
+	int oom;
+};
+
+static void turn_pair(void *ctx, uint32_t thread, uint32_t obj, enum sa_wait_kind k,
+		      const struct sa_wait_stat *s)
+{
+	struct turn_scan *x = ctx;
+	if (k != x->k || !s->waits || x->oom)
+		return;
+	for (uint32_t i = 0; i < x->g->nobjs; i++)
+		if (x->v->objs[x->g->first + i] == obj) {
+			if (x->n == x->cap) {
+				size_t cap = x->cap ? 2 * x->cap : 64;
+				uint64_t *k2 = realloc(x->keys, cap * sizeof(*k2));
+				if (!k2) {
+					x->oom = 1;
+					return;
+				}
+				x->keys = k2, x->cap = cap;
+			}
+			x->keys[x->n++] = (uint64_t)obj << 32 | thread;
+			return;
+		}
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double turn_share(const struct sa_model *m, const struct sa_waits_view *v,
+			 const struct sa_wgroup *g, enum sa_wait_kind k)
+{
+	uint64_t all = 0, self = 0;
+	struct turn_scan x = { v, g, k, NULL, 0, 0, 0 };
+	sa_model_each_pair(m, turn_pair, &x);
+	if (x.oom) {
+		free(x.keys);
+		return -1;
+	}
+	qsort(x.keys, x.n, sizeof(*x.keys), u64_cmp);
+	for (uint32_t i = 0; i < g->nobjs; i++) {
+		uint32_t obj = v->objs[g->first + i];
+		const struct sa_waker *wk;
+		for (unsigned j = 0, nw = sa_object_wakers(m, obj, &wk); j < nw; j++) {
+			uint64_t key = (uint64_t)obj << 32 | wk[j].thread;
+			all += wk[j].released;
+			if (x.n && bsearch(&key, x.keys, x.n, sizeof(key), u64_cmp))
+				self += wk[j].released;
+		}
+	}
+	free(x.keys);
+	return all ? (double)self / (double)all : -1;
+}
+#define TURNS 0.5 /* releases by the waiters themselves: they take turns */
+
 static void wait_finding(struct sa_fb *f, const struct sa_waits_view *v, const struct sa_wrow *w,
 			 int idle, uint64_t busy_total)
 {
@@ -553,6 +623,7 @@ static void wait_finding(struct sa_fb *f, const struct sa_waits_view *v, const s
 	/* What to try. */
 	const char *try_ = NULL;
 	char busy_try[256], tick_try[400];
+	double turns = -1;
 	struct wakers_life wl = { -1, -1, -1 };
 	if (w->kind == SA_WAIT_COND || w->kind == SA_WAIT_SEM)
 		wl = wakers_life(m, g);
@@ -563,20 +634,36 @@ static void wait_finding(struct sa_fb *f, const struct sa_waits_view *v, const s
 		try_ = "shorten the writers' holds";
 	else if (w->kind == SA_WAIT_COND_RELOCK)
 		try_ = "signal after unlocking, or wake fewer waiters at once";
-	else if (w->kind == SA_WAIT_COND && w->s.timeouts * 2 > w->s.waits) {
-		/* Waits that run to their timeout are most often a poll or a
-		 * periodic tick (xz's progress timer: 34 of 38, 300 ms each),
-		 * not a signal that came late: what the others waited for is
-		 * what matters then. */
+	else if ((w->kind == SA_WAIT_COND || w->kind == SA_WAIT_SEM) && !idle && !busy &&
+		 (turns = turn_share(m, v, g, w->kind)) >= TURNS) {
+		/* The threads that wake the waiters wait there too: a turn
+		 * passed among them (CPython's GIL: 8 threads, 303 of 380 waits
+		 * timed out at its 5 ms switch interval). Not a poll, not a
+		 * signaller to fix: fewer contenders or shorter turns. */
+		if (w->kind == SA_WAIT_COND)
+			snprintf(tick_try, sizeof(tick_try),
+				 "%.0f %% of its wakes came from threads that waited here too: they "
+				 "take turns, as at a lock (a GIL is one); fewer threads contending, "
+				 "or less work done per turn", 100.0 * turns);
+		else
+			snprintf(tick_try, sizeof(tick_try),
+				 "%.0f %% of its posts came from threads that waited on it too: a "
+				 "lock in all but name, passed among them; fewer threads contending, "
+				 "or less work done holding it", 100.0 * turns);
+		try_ = tick_try;
+	} else if (w->kind == SA_WAIT_COND && w->s.timeouts * 2 > w->s.waits) {
+		/* Waits that run to their timeout may be a poll or a periodic
+		 * tick (xz's progress timer: 34 of 38, 300 ms each), not a
+		 * signal that came late: with wakers that work, what the
+		 * others waited for is what matters. */
 		if (busy)
 			snprintf(tick_try, sizeof(tick_try),
 				 "most waits ran to their timeout, as a poll's or a periodic tick's "
 				 "do; for the rest, %s", busy);
 		else
 			snprintf(tick_try, sizeof(tick_try),
-				 "most waits ran to their timeout: a poll or a periodic tick loses "
-				 "nothing; if a signal was expected sooner, check the timeout or the "
-				 "signaller");
+				 "most waits time out: if they poll or tick, nothing is lost; if not, "
+				 "nothing signals in time: check the timeout or the signaller");
 		try_ = tick_try;
 	} else if (idle)
 		try_ = "spare threads waiting for work: nothing is lost unless they should have had "

@@ -14,6 +14,9 @@
 #   spare: three spare threads waited on spare_cv all their lives while
 #     two workers took turns on m5: the workers' mutex comes first in the
 #     findings, the spare threads' condvar after it (verdict idle);
+#   turns: three threads passed a turn on turn_cv (5 ms timed waits, as
+#     CPython's GIL) and on lock_sem (a semaphore used as a lock): their
+#     wakers are their waiters, and the advice says they take turns;
 #   busy-summary: busy, recorded at the summary level, where the wakers
 #     come from the threads' aggregates.
 set -u
@@ -143,6 +146,22 @@ spare)
 	*"; 3 threads that did little else (waited 95 % or more of their lives) made 100 % of it."*)
 		pass "spare_cv: the 3 spare threads named" ;;
 	*) fail "spare_cv: text '$text'" ;; esac
+	;;
+turns)
+	# (the turners compute in their turn: no wait of theirs is idle)
+	try=$(finding turn_cv try)
+	case "$try" in
+	[0-9]*" % of its wakes came from threads that waited here too: they take turns, as at a lock (a GIL is one); fewer threads contending, or less work done per turn")
+		pass "turn_cv: turns ($try)" ;;
+	*) fail "turn_cv: try '$try'" ;; esac
+	pct=${try%% *}
+	if [ "$pct" -ge 50 ] 2>/dev/null; then pass "turn_cv: $pct % of the wakes by its waiters"; else
+		fail "turn_cv: '$pct' % of the wakes by its waiters, want 50 or more"; fi
+	try=$(finding lock_sem try)
+	case "$try" in
+	[0-9]*" % of its posts came from threads that waited on it too: a lock in all but name, passed among them; fewer threads contending, or less work done holding it")
+		pass "lock_sem: a lock in all but name ($try)" ;;
+	*) fail "lock_sem: try '$try'" ;; esac
 	;;
 *) echo "check-wakers-busy: mode $mode?" >&2; exit 2 ;;
 esac

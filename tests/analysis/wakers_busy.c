@@ -1,6 +1,6 @@
 /* Condvar waits whose advice in the report's findings differs by what
  * their wakers do between wakes (analysis/report/findings.c, wakers_life):
- * usage: wakers_busy busy|busy-joined|idle|spare
+ * usage: wakers_busy busy|busy-joined|idle|spare|turns
  *   busy: input_cv: main waits for ITEMS inputs, each posted by "napper"
  *     after a nanosleep of NAP_NS: the waker is blocked outside any
  *     object, the wait is for its input; then
@@ -19,10 +19,16 @@
  *     "worker" threads take turns on mutex m5, each computing HOLD_NS of
  *     CPU time under it ROUNDS times: the spare threads' waiting is most of
  *     all, yet the workers' wait on m5 is the finding that comes first.
+ *   turns: TURNERS "turner" threads pass a turn round on turn_cv, each
+ *     waiting for its own with a 5 ms timed wait in a loop (as CPython's
+ *     GIL does) and computing TURN_NS of CPU time in it; then they take
+ *     turns at semaphore lock_sem used as a lock: the waiters are the
+ *     wakers, on both.
  * Each mode's waits run one after the other. */
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <semaphore.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -38,6 +44,8 @@
 #define SPARES 3
 #define ROUNDS 8
 #define HOLD_NS 3000000LL
+#define TURNERS 3
+#define TURN_NS 2000000LL
 
 static pthread_mutex_t m1 = PTHREAD_MUTEX_INITIALIZER, m2 = PTHREAD_MUTEX_INITIALIZER,
 		       m3 = PTHREAD_MUTEX_INITIALIZER, m4 = PTHREAD_MUTEX_INITIALIZER;
@@ -45,6 +53,10 @@ static pthread_cond_t results_cv = PTHREAD_COND_INITIALIZER, work_cv = PTHREAD_C
 		      tick_cv = PTHREAD_COND_INITIALIZER, input_cv = PTHREAD_COND_INITIALIZER;
 static pthread_mutex_t m5 = PTHREAD_MUTEX_INITIALIZER, m6 = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t spare_cv = PTHREAD_COND_INITIALIZER;
+static pthread_mutex_t m7 = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t turn_cv = PTHREAD_COND_INITIALIZER;
+static sem_t lock_sem;
+static int turn;
 static int ready, posted, napped, quit_after, spare_quit, spares_waiting;
 
 static int64_t now_ns(clockid_t clk)
@@ -160,6 +172,36 @@ static void *worker(void *arg)
 	return 0;
 }
 
+static void *turner(void *arg)
+{
+	int me = (int)(long)arg;
+	pthread_setname_np(pthread_self(), "turner");
+	for (int i = 0; i < ROUNDS; i++) {
+		CHECK_EQ(pthread_mutex_lock(&m7), 0);
+		while (turn % TURNERS != me) {
+			struct timespec until;
+			clock_gettime(CLOCK_REALTIME, &until);
+			until.tv_nsec += 5000000L;
+			if (until.tv_nsec >= 1000000000L)
+				until.tv_sec++, until.tv_nsec -= 1000000000L;
+			int r = pthread_cond_timedwait(&turn_cv, &m7, &until);
+			CHECK(r == 0 || r == ETIMEDOUT);
+		}
+		compute(TURN_NS); /* (holding the turn, as a GIL's holder runs) */
+		turn++;
+		CHECK_EQ(pthread_cond_broadcast(&turn_cv), 0);
+		CHECK_EQ(pthread_mutex_unlock(&m7), 0);
+	}
+	for (int i = 0; i < ROUNDS; i++) {
+		while (sem_wait(&lock_sem))
+			CHECK_EQ(errno, EINTR);
+		compute(TURN_NS);
+		CHECK_EQ(sem_post(&lock_sem), 0);
+		sched_yield();
+	}
+	return 0;
+}
+
 /* main waits for ITEMS counts of *n under m on cv, made by fn's thread
  * (joined if join). */
 static void main_waits_for(void *(*fn)(void *), pthread_mutex_t *m, pthread_cond_t *cv, int *n,
@@ -218,6 +260,16 @@ int main(int argc, char **argv)
 		printf("wakers_busy spare: %d spare threads, 2 workers\n", SPARES);
 		return 0;
 	}
-	fprintf(stderr, "usage: wakers_busy busy|busy-joined|idle|spare\n");
+	if (argc == 2 && !strcmp(argv[1], "turns")) {
+		pthread_t t[TURNERS];
+		CHECK_EQ(sem_init(&lock_sem, 0, 1), 0);
+		for (int i = 0; i < TURNERS; i++)
+			CHECK_EQ(pthread_create(&t[i], 0, turner, (void *)(long)i), 0);
+		for (int i = 0; i < TURNERS; i++)
+			CHECK_EQ(pthread_join(t[i], 0), 0);
+		printf("wakers_busy turns: %d turns\n", turn);
+		return 0;
+	}
+	fprintf(stderr, "usage: wakers_busy busy|busy-joined|idle|spare|turns\n");
 	return 2;
 }

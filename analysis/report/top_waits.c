@@ -456,8 +456,8 @@ static void top_table(const struct sa_model *m, const struct sa_report_opts *o,
 			sa_set_u(&c[W_MAX], w->s.max_ns);
 		sa_set_hist(&c[W_HIST], &w->s.dist);
 		sa_set_u(&c[W_IDLE], w->idle_ns);
-		if (w->idle_ns && i < t->text_rows)
-			t->text_show |= 1ull << W_IDLE;
+		if (w->idle_ns && i < t->text_rows) /* (in max's place: 120 columns) */
+			t->text_show |= 1ull << W_IDLE, t->text_hide |= 1ull << W_MAX;
 	}
 	if (t->nrows < v->nrows)
 		sa_table_note(t, "%u of %u rows shown (--top)", t->nrows, v->nrows);
@@ -467,9 +467,8 @@ static void top_table(const struct sa_model *m, const struct sa_report_opts *o,
 		      o->all ? "every row" : "rows without waiting hidden: --all",
 		      o->by == SA_BY_CLASS ? "; objs = objects in the class" : "");
 	if (t->text_show & 1ull << W_IDLE)
-		sa_table_note(t, "idle = the waiting of idle threads, a pool's spare ones: not a "
-			      "process's main thread, waiting %.0f %% of their lives or more, on a "
-			      "CPU %.0f %% or less when known", 100.0 * SA_IDLE_WAITING,
+		sa_table_note(t, "idle = by threads that waited %.0f %%+ of their lives, on a CPU "
+			      "%.0f %% or less, not main; max: --wide", 100.0 * SA_IDLE_WAITING,
 			      100.0 * SA_IDLE_CPU);
 }
 

@@ -134,7 +134,7 @@ spare)
 	if [ "$row" = 0 ]; then pass "waits.top: m5's waiting not idle"; else
 		fail "waits.top: m5 idle_wait_ns '$row', want 0"; fi
 	"$report" "$trace" >"$tmp/r.txt" 2>/dev/null
-	if grep -q "^# waited for .* idle\$" "$tmp/r.txt" && grep -q "idle = the waiting of idle threads" "$tmp/r.txt"; then
+	if grep -q "^# waited for .* idle\$" "$tmp/r.txt" && grep -q "idle = by threads that waited 95 %+ of their lives" "$tmp/r.txt"; then
 		pass "text: the idle column and its note"; else fail "text: no idle column or note"; fi
 	try=$(finding spare_cv try)
 	case "$try" in

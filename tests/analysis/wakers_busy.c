@@ -29,6 +29,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <semaphore.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -57,6 +58,7 @@ static pthread_mutex_t m7 = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t turn_cv = PTHREAD_COND_INITIALIZER;
 static sem_t lock_sem;
 static int turn;
+static atomic_int workers_ready, turners_done;
 static int ready, posted, napped, quit_after, spare_quit, spares_waiting;
 
 static int64_t now_ns(clockid_t clk)
@@ -163,6 +165,11 @@ static void *worker(void *arg)
 {
 	(void)arg;
 	pthread_setname_np(pthread_self(), "worker");
+	/* Both running before the first round (else, on a loaded machine,
+	 * one may do all its rounds before the other starts: no wait). */
+	atomic_fetch_add(&workers_ready, 1);
+	while (atomic_load(&workers_ready) < 2)
+		sched_yield();
 	for (int i = 0; i < ROUNDS; i++) {
 		CHECK_EQ(pthread_mutex_lock(&m5), 0);
 		compute(HOLD_NS);
@@ -192,6 +199,9 @@ static void *turner(void *arg)
 		CHECK_EQ(pthread_cond_broadcast(&turn_cv), 0);
 		CHECK_EQ(pthread_mutex_unlock(&m7), 0);
 	}
+	atomic_fetch_add(&turners_done, 1); /* (all at the semaphore together) */
+	while (atomic_load(&turners_done) < TURNERS)
+		sched_yield();
 	for (int i = 0; i < ROUNDS; i++) {
 		while (sem_wait(&lock_sem))
 			CHECK_EQ(errno, EINTR);

@@ -443,7 +443,8 @@ static int row_idle(const struct sa_model *m, const struct sa_waits_view *v,
  * condvar with a 5 ms timed wait, signalled by whichever thread drops it);
  * per object, not per class (CPython's locks, one class of hundreds, are
  * each waited on by one thread and released by another); -1 when nothing
- * was released. */
+ * was released or an object of g is a class of several folded (whose
+ * pairs and wakers are the class's). */
 struct turn_scan {
 	const struct sa_waits_view *v;
 	const struct sa_wgroup *g;
@@ -486,6 +487,9 @@ static double turn_share(const struct sa_model *m, const struct sa_waits_view *v
 {
 	uint64_t all = 0, self = 0;
 	struct turn_scan x = { v, g, k, NULL, 0, 0, 0 };
+	for (uint32_t i = 0; i < g->nobjs; i++)
+		if (sa_obj_instances(&m->objs[v->objs[g->first + i]]) > 1)
+			return -1; /* (folded: who waited on which one is gone) */
 	sa_model_each_pair(m, turn_pair, &x);
 	if (x.oom) {
 		free(x.keys);
@@ -505,7 +509,10 @@ static double turn_share(const struct sa_model *m, const struct sa_waits_view *v
 	free(x.keys);
 	return all ? (double)self / (double)all : -1;
 }
-#define TURNS 0.5 /* releases by the waiters themselves: they take turns */
+#define TURNS 0.9 /* releases by the waiters themselves: they take turns (a
+			  * queue's consumers that pass its signal on, with a
+			  * producer that never waits: CPython's SimpleQueue,
+			  * 75 %, are not) */
 
 static void wait_finding(struct sa_fb *f, const struct sa_waits_view *v, const struct sa_wrow *w,
 			 int idle, uint64_t busy_total)

@@ -155,8 +155,8 @@ turns)
 		pass "turn_cv: turns ($try)" ;;
 	*) fail "turn_cv: try '$try'" ;; esac
 	pct=${try%% *}
-	if [ "$pct" -ge 50 ] 2>/dev/null; then pass "turn_cv: $pct % of the wakes by its waiters"; else
-		fail "turn_cv: '$pct' % of the wakes by its waiters, want 50 or more"; fi
+	if [ "$pct" -ge 90 ] 2>/dev/null; then pass "turn_cv: $pct % of the wakes by its waiters"; else
+		fail "turn_cv: '$pct' % of the wakes by its waiters, want 90 or more"; fi
 	try=$(finding lock_sem try)
 	case "$try" in
 	[0-9]*" % of its posts came from threads that waited on it too: a lock in all but name, passed among them; fewer threads contending, or less work done holding it")

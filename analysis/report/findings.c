@@ -372,13 +372,6 @@ static struct wakers_life wakers_life(const struct sa_model *m, const struct sa_
 	return r;
 }
 
-/* The advice for a wait on threads that hardly ever wait on an object
- * (xz -T2's main thread for its two compressing workers): those are the
- * bottleneck, and fewer waiters would not help. On a CPU (or runnable,
- * waiting for one), their work is; blocked elsewhere (I/O, a sleep, a
- * join), their input; with no CPU time in the trace, both are named. A
- * machine whose CPUs they waited for is short of CPUs: more threads would
- * not help either. NULL when the wakers wait on objects too. */
 /* The wakers hardly ever wait on an object and ran (on a CPU or wanting
  * one) half their lives: the wait is for their work. */
 static int wakers_working(const struct wakers_life *wl)
@@ -387,6 +380,13 @@ static int wakers_working(const struct wakers_life *wl)
 	       wl->cpu + (wl->runq > 0 ? wl->runq : 0) >= WAKERS_CPU;
 }
 
+/* The advice for a wait on threads that hardly ever wait on an object
+ * (xz -T2's main thread for its two compressing workers): those are the
+ * bottleneck, and fewer waiters would not help. On a CPU (or runnable,
+ * waiting for one), their work is; blocked elsewhere (I/O, a sleep, a
+ * join), their input; with no CPU time in the trace, both are named. A
+ * machine whose CPUs they waited for is short of CPUs: more threads would
+ * not help either. NULL when the wakers wait on objects too. */
 static const char *wakers_try(const struct wakers_life *wl, char *b, size_t n)
 {
 	if (wl->outside < WAKERS_BUSY)

@@ -304,22 +304,32 @@ static void discarded(struct sa_fb *f)
 }
 
 /* The thread that waited most on group g's objects for kind k. */
+/* The thread that waited most on group g's objects for kind k, other
+ * than the one the finding names as holder or waker (exclude: by class,
+ * node's main thread held one of its 35 libuv mutexes while it waited on
+ * another); excluded: that one waited there too. */
 struct top_waiter {
 	const struct sa_waits_view *v;
 	const struct sa_wgroup *g;
 	enum sa_wait_kind k;
 	uint32_t thread;
 	uint64_t ns;
+	uint32_t exclude;
+	int excluded;
 };
 
 static void find_waiter(void *ctx, uint32_t thread, uint32_t obj, enum sa_wait_kind k,
 			const struct sa_wait_stat *s)
 {
 	struct top_waiter *w = ctx;
-	if (k != w->k || s->wait_ns <= w->ns)
+	if (k != w->k || !s->wait_ns || (thread != w->exclude && s->wait_ns <= w->ns))
 		return;
 	for (uint32_t i = 0; i < w->g->nobjs; i++)
 		if (w->v->objs[w->g->first + i] == obj) {
+			if (thread == w->exclude) {
+				w->excluded = 1;
+				return;
+			}
 			w->thread = thread;
 			w->ns = s->wait_ns;
 			return;
@@ -554,12 +564,14 @@ static void wait_finding(struct sa_fb *f, const struct sa_waits_view *v, const s
 	say(f, ", mean wait %s, %s in all", ns(b, w->s.waits ? w->s.wait_ns / w->s.waits : 0),
 	    ns(d, w->s.wait_ns));
 	/* Who made them wait. */
+	uint32_t named = UINT32_MAX; /* the holder or waker named */
 	int lockish = w->kind == SA_WAIT_MUTEX || w->kind == SA_WAIT_COND_RELOCK ||
 		      w->kind == SA_WAIT_RWLOCK_READ || w->kind == SA_WAIT_RWLOCK_WRITE;
 	if (lockish && g->nblame) {
 		/* The holder that caused most, over its sites: the site where it
 		 * caused most, its mean hold over the holds whose time is known. */
 		uint32_t who = g->blame[0].thread;
+		named = who;
 		uint64_t site = 0, site_caused = 0, caused = 0, holds = 0, hold_ns = 0;
 		for (unsigned k = 0; k < g->nblame; k++) {
 			const struct sa_blame *bl = &g->blame[k];
@@ -589,6 +601,7 @@ static void wait_finding(struct sa_fb *f, const struct sa_waits_view *v, const s
 		say(f, ", causing %s of the wait", ns(a, caused));
 	} else if ((w->kind == SA_WAIT_COND || w->kind == SA_WAIT_SEM) && g->nwakers) {
 		const struct sa_waker *wk = &g->wakers[0];
+		named = wk->thread;
 		sa_thread_label(m, wk->thread, s, sizeof(s));
 		sa_cell_str(&c[SA_FND_BY_THREAD], s);
 		if (wk->thread < m->nthreads)
@@ -607,11 +620,16 @@ static void wait_finding(struct sa_fb *f, const struct sa_waits_view *v, const s
 		else if (wk->released)
 			say(f, " (%s waiters)", cnt(a, wk->released));
 	}
-	struct top_waiter tw = { v, g, w->kind, UINT32_MAX, 0 };
+	struct top_waiter tw = { v, g, w->kind, UINT32_MAX, 0, named, 0 };
 	sa_model_each_pair(m, find_waiter, &tw);
-	if (tw.thread < m->nthreads) {
+	if (tw.thread >= m->nthreads && tw.excluded) { /* (it alone waited) */
+		tw.thread = named;
+		say(f, ", while it also waited");
+	} else if (tw.thread < m->nthreads) {
 		sa_thread_label(m, tw.thread, s, sizeof(s));
 		say(f, ", while `%s` waited", s);
+	}
+	if (tw.thread < m->nthreads) {
 		if (ob->caller && lockish) {
 			char site[256];
 			say(f, " (the lock first seen at %s)", sa_site_name(m, ob->proc, ob->caller, site,

@@ -1506,6 +1506,44 @@ static void rwlock_blame_holds(void)
 	STAT(ledger(1, RW, SA_WAIT_RWLOCK_READ), 1, 260, 260, 0);
 }
 
+/* The finding names the holder that caused most (2: it held the rwlock
+ * while 3 and 4 waited) and, as the thread that waited, the one that
+ * waited most other than that holder (2 waited longest, while 3 held it):
+ * 3, not 2 again. */
+static void finding_waiter_not_holder(void)
+{
+	START(1, 1, 2);
+	feed(SA_EV_rwlock_acquired, 100, 1, 2, "obj", I(RW), "caller", I(0x700), "write", I(1),
+	     "how", I(0), "wait_ns", I(0), NULL);
+	for (int t = 3; t <= 4; t++)
+		feed(SA_EV_rwlock_requested, 150, 1, t, "obj", I(RW), "caller", I(0x701), "write",
+		     I(0), "writer", I(2), NULL);
+	feed(SA_EV_rwlock_released, 400, 1, 2, "obj", I(RW), "caller", I(0x7F0), "write", I(1),
+	     "readers_left", I(0), "sleepers", I(2), "woken", I(2), NULL);
+	for (int t = 3; t <= 4; t++) {
+		feed(SA_EV_rwlock_acquired, 410, 1, t, "obj", I(RW), "caller", I(0x701), "write",
+		     I(0), "how", I(2), "wait_ns", I(260), NULL);
+		feed(SA_EV_rwlock_released, 420, 1, t, "obj", I(RW), "caller", I(0x7F1), "write",
+		     I(0), "readers_left", I(4 - t), "sleepers", I(0), "woken", I(-1), NULL);
+	}
+	feed(SA_EV_rwlock_acquired, 500, 1, 3, "obj", I(RW), "caller", I(0x702), "write", I(1),
+	     "how", I(0), "wait_ns", I(0), NULL);
+	feed(SA_EV_rwlock_requested, 550, 1, 2, "obj", I(RW), "caller", I(0x701), "write", I(0),
+	     "writer", I(3), NULL);
+	feed(SA_EV_rwlock_released, 850, 1, 3, "obj", I(RW), "caller", I(0x7F2), "write", I(1),
+	     "readers_left", I(0), "sleepers", I(1), "woken", I(1), NULL);
+	feed(SA_EV_rwlock_acquired, 860, 1, 2, "obj", I(RW), "caller", I(0x701), "write", I(0),
+	     "how", I(2), "wait_ns", I(310), NULL);
+	feed(SA_EV_rwlock_released, 870, 1, 2, "obj", I(RW), "caller", I(0x7F1), "write", I(0),
+	     "readers_left", I(0), "sleepers", I(0), "woken", I(-1), NULL);
+	char *t = render(SA_FMT_JSON, 0); /* (the text's sentences wrap) */
+	CHECK(strstr(t, "\"by_thread\": \"prog:2\""));
+	CHECK(strstr(t, "held by thread `prog:2`"));
+	CHECK(strstr(t, "while `prog:3` waited"));
+	CHECK(!strstr(t, "while `prog:2` waited"));
+	free(t);
+}
+
 static const struct sa_waker *waker_of(uint32_t o, int64_t ti, uint64_t site)
 {
 	const struct sa_waker *k;
@@ -1972,6 +2010,7 @@ static const struct {
 	{ "blame_hold_full", blame_hold_full },
 	{ "blame_release_first", blame_release_first },
 	{ "rwlock_blame_holds", rwlock_blame_holds },
+	{ "finding_waiter_not_holder", finding_waiter_not_holder },
 	{ "wakers_latency", wakers_latency },
 	{ "discard_wrap", discard_wrap },
 	{ "mutex_count_unknown", mutex_count_unknown },

@@ -101,7 +101,9 @@ struct st_sum_entry {
 struct st_sum_table {
 	struct st_sum_table *next; /* st_sum_all, never unlinked */
 	volatile int owned;
-	int tid;                   /* its owner's (summary.def, object.tid) */
+	int tid;                   /* its owner's (summary.def, object.tid): atomic,
+				    * the exiting thread reads it (flush_all)
+				    * while a new owner may set it */
 	unsigned used;             /* entries with an object */
 	uint64_t since_ns;         /* coarse clock of the oldest aggregate, 0 none */
 	const void *woken_obj;     /* woken from a futex wait on it, not yet past it */
@@ -364,7 +366,7 @@ static void forked_child(void)
 		if (t != st_sum_mine)
 			t->owned = 0;
 		else /* (the child's thread: its own tid, not the cached one) */
-			t->tid = st_tid_fresh();
+			st_store_relaxed(&t->tid, st_tid_fresh());
 	}
 }
 
@@ -373,7 +375,7 @@ static struct st_sum_table *table_claim(void)
 	struct st_sum_table *t;
 	for (t = st_load_acquire(&st_sum_all); t; t = t->next)
 		if (!t->owned && st_cas_acq_rel(&t->owned, 0, 1)) {
-			t->tid = st_tid();
+			st_store_relaxed(&t->tid, st_tid());
 			return t;
 		}
 	if (!st_load_acquire(&st_sum_atfork) && st_cas_acq_rel(&st_sum_atfork, 0, 1))
@@ -382,7 +384,7 @@ static struct st_sum_table *table_claim(void)
 	if (t == MAP_FAILED)
 		return 0;
 	t->owned = 1; /* zeroed by mmap otherwise */
-	t->tid = st_tid();
+	st_store_relaxed(&t->tid, st_tid());
 	struct st_sum_table *head;
 	do {
 		head = st_load_acquire(&st_sum_all);
@@ -496,10 +498,10 @@ static void table_emit(struct st_sum_table *t, int reason, int inside)
 	st_set_caller(0);
 	for (unsigned i = 0; i < ST_SUM_SLOTS; i++)
 		if (t->e[i].obj)
-			n += entry_emit(&t->e[i], t->tid);
+			n += entry_emit(&t->e[i], st_load_relaxed(&t->tid));
 	for (unsigned i = 0; i < t->nunrec; i++) {
 		struct kv k = { .obj = t->unrec[i].obj, .family = t->unrec[i].family,
-				 .tid = t->tid };
+				 .tid = st_load_relaxed(&t->tid) };
 		kv_put(&k, ST_SUMMARY_TAG_LIFE, 0, 0, (uint64_t)(uintptr_t)t->unrec[i].site);
 		kv_put(&k, ST_SUMMARY_TAG_LIFE, 0, 2, t->unrec[i].n);
 		if (t->unrec[i].acq)

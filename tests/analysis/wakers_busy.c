@@ -58,7 +58,7 @@ static pthread_mutex_t m7 = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t turn_cv = PTHREAD_COND_INITIALIZER;
 static sem_t lock_sem;
 static int turn;
-static atomic_int workers_ready, turners_done;
+static atomic_int workers_ready, turners_done, sem_turns, sem_done;
 static int ready, posted, napped, quit_after, spare_quit, spares_waiting;
 
 static int64_t now_ns(clockid_t clk)
@@ -205,10 +205,16 @@ static void *turner(void *arg)
 	for (int i = 0; i < ROUNDS; i++) {
 		while (sem_wait(&lock_sem))
 			CHECK_EQ(errno, EINTR);
+		int mine = atomic_fetch_add(&sem_turns, 1) + 1;
 		compute(TURN_NS);
 		CHECK_EQ(sem_post(&lock_sem), 0);
-		sched_yield();
+		/* Not again before another took it (while one is left): so
+		 * every turner waits for its turns, none barges through all of
+		 * its own (a loaded or sanitized run made one never wait). */
+		while (atomic_load(&sem_turns) == mine && atomic_load(&sem_done) < TURNERS - 1)
+			sched_yield();
 	}
+	atomic_fetch_add(&sem_done, 1);
 	return 0;
 }
 

@@ -44,6 +44,8 @@ const struct sa_wait_stat *sa_object_wait(const struct sa_object *o, enum sa_wai
 /* Per thread: totals over every kind, and per kind; life = last_ts - first_ts. */
 struct sa_thread_waits { uint64_t waits, wait_ns, timeouts, kind_ns[SA_WAIT_NKINDS]; };
 const struct sa_thread_waits *sa_thread_waits(const struct sa_thread *t);
+/* Its waiting over its life, in [0, 1]; -1 when it has no life (one event). */
+double sa_thread_wait_share(const struct sa_thread *t);
 /* (thread, object, kind) pairs: iterate every pair with its stat (its dist
  * is empty: a distribution per pair would cost more than the rest). An
  * object folded into its class (sa_model.h) has its pairs moved there. */

@@ -110,6 +110,14 @@ const struct sa_thread_waits *sa_thread_waits(const struct sa_thread *t)
 	return &t->w;
 }
 
+double sa_thread_wait_share(const struct sa_thread *t)
+{
+	if (t->last_ts <= t->first_ts)
+		return -1;
+	uint64_t life = (uint64_t)(t->last_ts - t->first_ts);
+	return t->w.wait_ns < life ? (double)t->w.wait_ns / (double)life : 1.0;
+}
+
 void sa_model_each_pair(const struct sa_model *m,
 			void (*fn)(void *ctx, uint32_t thread, uint32_t obj, enum sa_wait_kind k,
 				   const struct sa_wait_stat *s),

@@ -318,22 +318,28 @@ struct top_waiter {
 	int excluded;
 };
 
+/* Object obj is one of group g's. */
+static int group_has(const struct sa_waits_view *v, const struct sa_wgroup *g, uint32_t obj)
+{
+	for (uint32_t i = 0; i < g->nobjs; i++)
+		if (v->objs[g->first + i] == obj)
+			return 1;
+	return 0;
+}
+
 static void find_waiter(void *ctx, uint32_t thread, uint32_t obj, enum sa_wait_kind k,
 			const struct sa_wait_stat *s)
 {
 	struct top_waiter *w = ctx;
-	if (k != w->k || !s->wait_ns || (thread != w->exclude && s->wait_ns <= w->ns))
+	if (k != w->k || !s->wait_ns || (thread != w->exclude && s->wait_ns <= w->ns) ||
+	    !group_has(w->v, w->g, obj))
 		return;
-	for (uint32_t i = 0; i < w->g->nobjs; i++)
-		if (w->v->objs[w->g->first + i] == obj) {
-			if (thread == w->exclude) {
-				w->excluded = 1;
-				return;
-			}
-			w->thread = thread;
-			w->ns = s->wait_ns;
-			return;
-		}
+	if (thread == w->exclude) {
+		w->excluded = 1;
+	} else {
+		w->thread = thread;
+		w->ns = s->wait_ns;
+	}
 }
 
 /* What the threads that released g's waiters did with their lives,
@@ -359,13 +365,11 @@ static struct wakers_life wakers_life(const struct sa_model *m, const struct sa_
 		if (wk->thread >= m->nthreads || !wk->released)
 			continue;
 		const struct sa_thread *th = &m->threads[wk->thread];
-		const struct sa_thread_waits *tw = sa_thread_waits(th);
-		if (th->last_ts <= th->first_ts)
+		double ws = sa_thread_wait_share(th);
+		if (ws < 0)
 			return r;
-		double life = (double)(th->last_ts - th->first_ts);
-		double waited = tw ? (double)tw->wait_ns : 0;
 		double c = sa_thread_cpu_share(th), q = sa_thread_runq_share(th);
-		outside += (double)wk->released * (waited < life ? 1 - waited / life : 0);
+		outside += (double)wk->released * (1 - ws);
 		if (c < 0)
 			cpu_known = 0;
 		if (q < 0)
@@ -468,22 +472,18 @@ static void turn_pair(void *ctx, uint32_t thread, uint32_t obj, enum sa_wait_kin
 		      const struct sa_wait_stat *s)
 {
 	struct turn_scan *x = ctx;
-	if (k != x->k || !s->waits || x->oom)
+	if (k != x->k || !s->waits || x->oom || !group_has(x->v, x->g, obj))
 		return;
-	for (uint32_t i = 0; i < x->g->nobjs; i++)
-		if (x->v->objs[x->g->first + i] == obj) {
-			if (x->n == x->cap) {
-				size_t cap = x->cap ? 2 * x->cap : 64;
-				uint64_t *k2 = realloc(x->keys, cap * sizeof(*k2));
-				if (!k2) {
-					x->oom = 1;
-					return;
-				}
-				x->keys = k2, x->cap = cap;
-			}
-			x->keys[x->n++] = (uint64_t)obj << 32 | thread;
+	if (x->n == x->cap) {
+		size_t cap = x->cap ? 2 * x->cap : 64;
+		uint64_t *k2 = realloc(x->keys, cap * sizeof(*k2));
+		if (!k2) {
+			x->oom = 1;
 			return;
 		}
+		x->keys = k2, x->cap = cap;
+	}
+	x->keys[x->n++] = (uint64_t)obj << 32 | thread;
 }
 
 static int u64_cmp(const void *a, const void *b)

@@ -210,13 +210,11 @@ int sa_thread_idle(const struct sa_model *m, uint32_t ti)
 	if (ti >= m->nthreads)
 		return 0;
 	const struct sa_thread *th = &m->threads[ti];
-	const struct sa_thread_waits *tw = sa_thread_waits(th);
-	if (!tw || th->last_ts <= th->first_ts || th->proc >= m->nprocs ||
-	    th->vtid == m->procs[th->proc].vpid)
+	if (th->proc >= m->nprocs || th->vtid == m->procs[th->proc].vpid ||
+	    sa_thread_wait_share(th) < SA_IDLE_WAITING)
 		return 0;
-	double life = (double)(th->last_ts - th->first_ts), c = sa_thread_cpu_share(th);
-	return (double)tw->wait_ns >= SA_IDLE_WAITING * life &&
-	       (c < 0 ? !th->have_cpu : c <= SA_IDLE_CPU);
+	double c = sa_thread_cpu_share(th);
+	return c < 0 ? !th->have_cpu : c <= SA_IDLE_CPU;
 }
 
 /* Each row's waiting by idle threads: one pass over the (thread, object,
@@ -617,9 +615,9 @@ static void thread_table(const struct sa_model *m, const struct sa_report_opts *
 		if (!w)
 			continue;
 		sa_set_u(&c[P_WAIT], w->wait_ns);
-		if (life)
-			sa_set_f(&c[P_SHARE], (double)(w->wait_ns < life ? w->wait_ns : life) /
-						      (double)life);
+		double ws = sa_thread_wait_share(th);
+		if (ws >= 0)
+			sa_set_f(&c[P_SHARE], ws);
 		sa_set_u(&c[P_WAITS], w->waits);
 		sa_set_u(&c[P_TIMEOUTS], w->timeouts);
 		const struct top_pair *p = &tp[rk[i].i];

@@ -563,7 +563,7 @@ static void emit_inside(struct st_sum_entry *e, int reason)
 	const void *caller = st_tls.caller;
 	st_tls.guard = 0;
 	st_set_caller(0);
-	int n = entry_emit(e, st_sum_mine->tid);
+	int n = entry_emit(e, st_load_relaxed(&st_sum_mine->tid));
 	if (reason)
 		st_summary_ev_flushed(reason, n, st_sum_mine->since_ns);
 	st_tls.caller = caller;

@@ -466,7 +466,7 @@ static void top_table(const struct sa_model *m, const struct sa_report_opts *o,
 		      o->by == SA_BY_CLASS ? "; objs = objects in the class" : "");
 	if (t->text_show & 1ull << W_IDLE)
 		sa_table_note(t, "idle = by threads that waited %.0f %%+ of their lives, on a CPU "
-			      "%.0f %% or less, not main; max: --wide", 100.0 * SA_IDLE_WAITING,
+			      "%.0f %% or less when known, not main; max: --wide", 100.0 * SA_IDLE_WAITING,
 			      100.0 * SA_IDLE_CPU);
 }
 

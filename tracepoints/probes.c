@@ -124,6 +124,11 @@ static void st_emit_module(const struct st_module *m, int first)
 			     m->nbuild_id, first);
 }
 
+static void st_emit_base(int tid, uint64_t cpu_ns, int64_t runq_ns)
+{
+	lttng_ust_tracepoint(synctrace_meta, base, tid, cpu_ns, runq_ns);
+}
+
 /* The pair's only call sites; then the loaded objects (modules.c), all of
  * them each time: the repeat's list replaces what the first may have lost. */
 static void st_announce(int repeat)
@@ -135,6 +140,10 @@ static void st_announce(int repeat)
 			     st_config_args[2], st_config_threshold);
 	if (lttng_ust_tracepoint_enabled(synctrace_meta, module))
 		st_modules_each(1, st_emit_module);
+	/* What the threads alive now used before the trace (the repeat's own
+	 * values: a reader takes those of the announcement it took) */
+	if (lttng_ust_tracepoint_enabled(synctrace_meta, base))
+		synctrace_threads_base(st_emit_base);
 }
 
 /* After a dlopen that returned a handle: the objects it loaded, unless the
@@ -513,7 +522,7 @@ static void st_forked_child(void)
  * are, as is every event when batching is off, each if it is enabled. */
 static const unsigned char st_single[ST_EVI_N] = {
 	[ST_EVI_meta_start] = 1, [ST_EVI_meta_config] = 1, [ST_EVI_meta_stop] = 1,
-	[ST_EVI_meta_clock] = 1,
+	[ST_EVI_meta_clock] = 1, [ST_EVI_meta_base] = 1,
 	[ST_EVI_meta_mapping] = 1, [ST_EVI_meta_module] = 1, [ST_EVI_stack_frames] = 1,
 	[ST_EVI_thread_name] = 1,
 	[ST_EVI_summary_object] = 1, [ST_EVI_batch_records] = 1,

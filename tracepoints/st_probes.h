@@ -18,7 +18,7 @@
 /* Trace format: bump major when a field changes meaning or disappears,
  * minor when a reader of the old format still reads the new one. */
 #define ST_FORMAT_MAJOR 2
-#define ST_FORMAT_MINOR 17 /* 1: meta:start has nonce and repeat; 2: code
+#define ST_FORMAT_MINOR 18 /* 1: meta:start has nonce and repeat; 2: code
 			   * fields are enumerations (same values); 3: the
 			   * summary level (synctrace_summary, level 0);
 			   * 4: meta:config has threshold_ns; 5: cond
@@ -41,7 +41,9 @@
 			   * acquisitions (LIFE b 3); 16: thread:exit
 			   * and meta:stop carry the thread's cpu_ns and
 			   * runq_ns, thread:times for those alive;
-			   * 17: summary:object names its owner (tid) */
+			   * 17: summary:object names its owner (tid);
+			   * 18: meta:base, the times the threads
+			   * alive at the announcement had used */
 
 /* (t1, n1, t2, n2, ...) → "t1 n1, t2 n2, ..." and "n1, n2, ...". */
 #define ST_NARGS(...) ST_NARGS_(__VA_ARGS__, 20, 19, 18, 17, 16, 15, 14, 13, \
@@ -166,5 +168,9 @@ int64_t synctrace_clock_scale_cpu(int *per_cpu);
  * source, why (meta_clock, meta_clock_why codes) and the counter's rate
  * once settled, or with final whatever the state; else 0. */
 int synctrace_clock_info(int *source, int *why, uint64_t *hz, int final);
+/* For meta:base: fn(tid, cpu_ns, runq_ns) for the calling thread, then
+ * for every other thread alive, with the CPU time and run-queue time (-1
+ * unknown) each has used so far (src/thread/times.c). errno is kept. */
+void synctrace_threads_base(void (*fn)(int tid, uint64_t cpu_ns, int64_t runq_ns));
 
 #endif

@@ -98,6 +98,8 @@ void sa_model_free(struct sa_model *m)
 	sa_map_free(&m->class_map);
 	sa_map_free(&m->shared_map);
 	sa_map_free(&m->node_map);
+	sa_map_free(&m->base_map);
+	free(m->bases);
 	free(m);
 }
 
@@ -179,13 +181,16 @@ static struct sa_thread *new_thread(struct sa_model *m, uint32_t pi, const struc
 	t->first_ts = t->last_ts = e->ts;
 	m->procs[pi].nthreads++;
 	*idx = m->nthreads++;
+	if (m->nbases)
+		sa_thread_take_base(m, t, e);
 	return t;
 }
 
 /* ns over t's life, in [0, 1]; -1 when clearly more than its life (CPU
  * and run-queue time are counted from the thread's creation, its life
  * from its first event: a few ms of slack, and 2 % for clocks that
- * differ). */
+ * differ; a process's announcing thread, whose start-up can be long, has
+ * its times from its announcement on, format minor 18: sa_thread_times). */
 static double life_share(const struct sa_thread *t, uint64_t ns)
 {
 	if (t->last_ts <= t->first_ts)

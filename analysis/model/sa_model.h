@@ -78,6 +78,10 @@ struct sa_proc {
 	uint64_t clock_hz;
 	/* Units of work (synctrace_work:done, or the --work-event). */
 	uint64_t units, unit_events;
+	/* meta:base events belong to the announcement this instance took (its
+	 * first start, or the repeat when the first was lost), not to a later
+	 * repeat's (format minor 18). */
+	int bases_open;
 	uint32_t obj_head;   /* its objects, linked by sa_object.next_in_proc (index + 1) */
 };
 
@@ -100,6 +104,13 @@ struct sa_thread {
 	 * or no /proc/thread-self/schedstat: src/thread/times.c). */
 	uint64_t cpu_ns, runq_ns;
 	int have_cpu, have_runq;
+	/* What it had used of both when its process was announced (meta:base,
+	 * format minor 18 on): taken off those above, its life in the trace
+	 * begun there (a process's start-up, a life before the session
+	 * began); base_runq -1 unknown (then its run-queue time is unknown). */
+	int have_base;
+	uint64_t base_cpu;
+	int64_t base_runq;
 	/* Between its cond:woke and cond:relocked: a mutex acquisition then is
 	 * the condvar's re-acquisition, in the ledger as cond-relock only. */
 	int in_relock;
@@ -211,6 +222,12 @@ struct sa_model {
 	uint32_t npairs, cappairs, free_pair;
 	struct sa_map class_map; /* (proc, type, caller) → class object */
 	struct sa_map node_map;  /* (proc, condvar waiter node) → thread */
+	/* meta:base of threads not seen yet: (proc, tid) → bases[], taken by
+	 * the thread's first event (new_thread) unless that is its
+	 * thread:start (a thread born since, with the tid again). */
+	struct sa_map base_map;
+	struct sa_base { int64_t ts; uint64_t cpu; int64_t runq; } *bases;
+	uint32_t nbases, capbases;
 	struct sa_wl_model wl;   /* wakes in flight (wake_ledger.c) */
 	int keep_objects;        /* sa_model_keep_objects: never fold */
 	/* Process-shared identity (analysis/symbols: sa_symbols_shared_key):
@@ -349,6 +366,10 @@ double sa_thread_runq_share(const struct sa_thread *t);
 /* Take t's CPU and run-queue times from e's fields cpu_field and
  * runq_field (thread:exit, meta:stop; format minor 16), if it has them. */
 void sa_thread_times(struct sa_thread *t, const struct sa_event *e, int cpu_field, int runq_field);
+/* A meta:base for a thread of process pi (thread.c). */
+void sa_thread_base(struct sa_model *m, uint32_t pi, const struct sa_event *e);
+/* Its pending meta:base, if any, to a thread just made by event e. */
+void sa_thread_take_base(struct sa_model *m, struct sa_thread *t, const struct sa_event *e);
 
 /* Lookups for family modules (create when asked). NULL on out of memory. */
 struct sa_proc *sa_model_proc(struct sa_model *m, const struct sa_event *e, uint32_t *idx);

@@ -3,14 +3,67 @@
 
 #include "sa_model.h"
 
+/* The times of the thread's life: what it used before its announcement
+ * (have_base) taken off (at 0 if less: the two reads may differ by a
+ * slice, schedstat's lagging the clock's). */
 void sa_thread_times(struct sa_thread *t, const struct sa_event *e, int cpu_field, int runq_field)
 {
 	int64_t v;
 	if (!sa_ev_at(e, cpu_field, &v) || v <= 0)
 		return;
-	t->cpu_ns = (uint64_t)v, t->have_cpu = 1;
-	if (sa_ev_at(e, runq_field, &v) && v >= 0)
-		t->runq_ns = (uint64_t)v, t->have_runq = 1;
+	uint64_t base = t->have_base ? t->base_cpu : 0;
+	t->cpu_ns = (uint64_t)v > base ? (uint64_t)v - base : 0, t->have_cpu = 1;
+	t->have_runq = 0;
+	if (sa_ev_at(e, runq_field, &v) && v >= 0 && (!t->have_base || t->base_runq >= 0)) {
+		int64_t rb = t->have_base ? t->base_runq : 0;
+		t->runq_ns = v > rb ? (uint64_t)(v - rb) : 0, t->have_runq = 1;
+	}
+}
+
+static void set_base(struct sa_thread *t, const struct sa_base *b)
+{
+	if (t->started || t->have_cpu || t->have_base)
+		return; /* (born in the trace, or its times already said) */
+	t->have_base = 1;
+	t->base_cpu = b->cpu;
+	t->base_runq = b->runq;
+	if (b->ts < t->first_ts)
+		t->first_ts = b->ts; /* (alive since the announcement) */
+}
+
+void sa_thread_base(struct sa_model *m, uint32_t pi, const struct sa_event *e)
+{
+	int64_t tid = e->f[SA_F_meta_base_tid].v, cpu, runq;
+	if (tid <= 0 || !sa_ev_at(e, SA_F_meta_base_cpu_ns, &cpu))
+		return;
+	struct sa_base b = { e->ts, cpu > 0 ? (uint64_t)cpu : 0,
+			     sa_ev_at(e, SA_F_meta_base_runq_ns, &runq) && runq >= 0 ? runq : -1 };
+	int64_t i = sa_map_get(&m->thread_map, pi, (uint32_t)tid);
+	if (i >= 0) {
+		set_base(&m->threads[i], &b);
+		return;
+	}
+	/* not seen yet: kept for its first event (one per (proc, tid)) */
+	int64_t k = sa_map_get(&m->base_map, pi, (uint32_t)tid);
+	if (k < 0) {
+		if (sa_grow((void **)&m->bases, m->nbases, &m->capbases, sizeof(*m->bases)) ||
+		    sa_map_put(&m->base_map, pi, (uint32_t)tid, m->nbases)) {
+			m->oom = 1;
+			return;
+		}
+		k = m->nbases++;
+	}
+	m->bases[k] = b;
+}
+
+void sa_thread_take_base(struct sa_model *m, struct sa_thread *t, const struct sa_event *e)
+{
+	int64_t k = sa_map_get(&m->base_map, t->proc, (uint32_t)t->vtid);
+	if (k < 0)
+		return;
+	sa_map_del(&m->base_map, t->proc, (uint32_t)t->vtid);
+	if (e->id != SA_EV_thread_start && m->bases[k].ts <= e->ts)
+		set_base(t, &m->bases[k]);
 }
 
 static void thread_event(struct sa_model *m, const struct sa_event *e)

@@ -10,5 +10,9 @@ void st_thread_times(uint64_t *cpu_ns, int64_t *runq_ns);
 /* fn(tid, ...) for every other thread of the process still alive (its
  * schedstat read; /proc/self/task listed by system calls). errno is kept. */
 void st_other_threads_times(void (*fn)(int tid, uint64_t cpu_ns, int64_t runq_ns));
+/* fn(tid, ...) for the calling thread, then every other one alive, what
+ * they used before the trace (meta:base; exported for
+ * libsynctrace-tp.so, declared in tracepoints/st_probes.h). */
+void synctrace_threads_base(void (*fn)(int tid, uint64_t cpu_ns, int64_t runq_ns));
 
 #endif

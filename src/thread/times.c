@@ -73,7 +73,19 @@ void st_thread_times(uint64_t *cpu_ns, int64_t *runq_ns)
 	errno = saved;
 }
 
-void st_other_threads_times(void (*fn)(int tid, uint64_t cpu_ns, int64_t runq_ns))
+/* Another thread's CPU clock (the kernel's per-thread clock id, as
+ * pthread_getcpuclockid makes it: a system call, no /proc). */
+static int thread_cpu_clock(long tid, uint64_t *cpu_ns)
+{
+	struct timespec ts;
+	clockid_t id = (clockid_t)((~(unsigned long)tid) << 3) | 6; /* per thread, sched */
+	if (clock_gettime(id, &ts))
+		return 0;
+	*cpu_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return 1;
+}
+
+static void other_threads(void (*fn)(int tid, uint64_t cpu_ns, int64_t runq_ns), int light)
 {
 	int saved = errno;
 	int self = (int)syscall(SYS_gettid);
@@ -102,6 +114,12 @@ void st_other_threads_times(void (*fn)(int tid, uint64_t cpu_ns, int64_t runq_ns
 			char path[64];
 			if (*end || tid <= 0 || tid == self || told >= ST_TIMES_MAX_THREADS)
 				continue;
+			runq = -1;
+			if (light && thread_cpu_clock(tid, &cpu) && cpu < SCHEDSTAT_MIN_CPU_NS) {
+				fn((int)tid, cpu, runq);
+				told++;
+				continue;
+			}
 			snprintf(path, sizeof(path), "/proc/self/task/%ld/schedstat", tid);
 			if (!read_schedstat(path, &cpu, &runq))
 				continue;
@@ -110,5 +128,36 @@ void st_other_threads_times(void (*fn)(int tid, uint64_t cpu_ns, int64_t runq_ns
 		}
 	}
 	syscall(SYS_close, (int)dir);
+	errno = saved;
+}
+
+void st_other_threads_times(void (*fn)(int tid, uint64_t cpu_ns, int64_t runq_ns))
+{
+	other_threads(fn, 0);
+}
+
+/* For the announcement's meta:base (through libsynctrace-tp.so, hence
+ * exported), once a process image or forked child: fn for the calling
+ * thread first, its run-queue time read however little CPU it used (a
+ * start-up may wait long for a CPU on a crowded machine; ~25 us, a first
+ * look at its /proc entry) and its CPU time from the clock (which counts
+ * the current slice; schedstat's may lag by one); then for each other
+ * thread alive (none in most processes, but lttng-ust's own; a session
+ * started while the program ran: all of them), as at the exit but
+ * lighter: the CPU clock, and the scheduler's count past 2 ms of CPU
+ * (else run-queue time unknown, -1). errno is kept. */
+__attribute__((visibility("default"))) void
+synctrace_threads_base(void (*fn)(int tid, uint64_t cpu_ns, int64_t runq_ns))
+{
+	int saved = errno;
+	struct timespec ts;
+	uint64_t cpu = 0, sched_cpu;
+	int64_t runq = -1;
+	if (!read_schedstat("/proc/thread-self/schedstat", &sched_cpu, &runq))
+		runq = -1;
+	if (!clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		cpu = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	fn((int)syscall(SYS_gettid), cpu, runq);
+	other_threads(fn, 1);
 	errno = saved;
 }

@@ -27,7 +27,7 @@ eq "partial" '.partial' false
 eq "lower bounds" '.lower_bounds' false
 eq "processes" '[.tables[] | select(.name == "summary.processes") | .rows[] | select('"$prog"')] | length' 1
 eq "mutexes spin" '.tables[] | select(.name == "summary.processes") | .rows[] | select('"$prog"') | .mutexes_spin' "all"
-eq "format" '.tables[] | select(.name == "summary.processes") | .rows[] | select('"$prog"') | .format' "4.17"
+eq "format" '.tables[] | select(.name == "summary.processes") | .rows[] | select('"$prog"') | .format' "4.18"
 eq "threads" '.tables[] | select(.name == "summary.processes") | .rows[] | select('"$prog"') | .threads' 2
 eq "mutexes" "[$lock] | length" 2
 # Mutex A: the one with contended acquisitions.

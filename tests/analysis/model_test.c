@@ -1123,6 +1123,72 @@ static void meta_repeat_first_lost(void)
 	free(text);
 }
 
+/* meta:base (format minor 18): what the threads alive at the announcement
+ * had used is taken off the times their ends say, and their lives in the
+ * trace begin at the announcement; a thread born since with the tid again
+ * (thread:start) and the tracer's own threads (no event) take none; a
+ * repeat's bases are not the announcement's the instance took. */
+#define BASE(ts, pid, tid, of, cpu, runq)                                          \
+	feed(SA_EV_meta_base, ts, pid, tid, "tid", I(of), "cpu_ns", I(cpu), "runq_ns", \
+	     I(runq), NULL)
+static void meta_bases(void)
+{
+	const int64_t MS = 1000000;
+	START_NONCE(1000, 700, 700, 1, NONCE1, 0);
+	CONFIG(1001, 700, 700, 7);
+	BASE(1002, 700, 700, 700, 50 * MS, 30 * MS);  /* main: a long start-up */
+	BASE(1003, 700, 700, 701, 80 * MS, -1);       /* alive, not seen yet */
+	BASE(1004, 700, 700, 703, 7 * MS, 1 * MS);    /* ends; 703 again, born */
+	BASE(1005, 700, 700, 799, 1000, 0);           /* lttng-ust's: no event */
+	feed(SA_EV_thread_start, 1500, 700, 703, "creator", I(700), "start_routine", I(1), NULL);
+	WAKE(1000 * MS, 700, 701, 0);
+	START_NONCE(1100 * MS, 700, 702, 1, NONCE1, 1); /* the repeat: same nonce */
+	BASE(1100 * MS + 1, 700, 702, 701, 300 * MS, 9 * MS);
+	BASE(1100 * MS + 2, 700, 702, 702, 5 * MS, 0);
+	feed(SA_EV_thread_exit, 1500 * MS, 700, 703, "cancelled", I(0), "cpu_ns", I(10 * MS),
+	     "runq_ns", I(2 * MS), NULL);
+	feed(SA_EV_thread_exit, 2000 * MS, 700, 701, "cancelled", I(0), "cpu_ns",
+	     I(80 * MS + 500 * MS), "runq_ns", I(100 * MS), NULL);
+	feed(SA_EV_meta_stop, 2000 * MS + 1000, 700, 700, "objects_flushed", I(0), "cpu_ns",
+	     I(50 * MS + 400 * MS), "runq_ns", I(30 * MS + 100 * MS), NULL);
+	CHECK_EQ(m->nprocs, 1);
+	CHECK_EQ(m->nthreads, 4); /* 700, 703, 701, 702 (not 799) */
+	const struct sa_thread *t700 = 0, *t701 = 0, *t702 = 0, *t703 = 0;
+	for (uint32_t i = 0; i < m->nthreads; i++) {
+		const struct sa_thread *t = &m->threads[i];
+		CHECK(t->vtid != 799);
+		if (t->vtid == 700)
+			t700 = t;
+		else if (t->vtid == 701)
+			t701 = t;
+		else if (t->vtid == 702)
+			t702 = t;
+		else if (t->vtid == 703)
+			t703 = t;
+	}
+	CHECK(t700 && t701 && t702 && t703);
+	CHECK_EQ(t702->have_base, 0); /* (the repeat's, not taken) */
+	/* main: its start-up's 50 ms of CPU and 30 of run queue are not of
+	 * its life, which began at the start */
+	CHECK_EQ(t700->cpu_ns, 400 * MS);
+	CHECK_EQ(t700->runq_ns, 100 * MS);
+	CHECK_EQ(t700->have_runq, 1);
+	CHECK_EQ(t700->first_ts, 1000);
+	/* 701: its life from the announcement, not from its first event (at
+	 * 1 s); the repeat's base (300 ms) not taken; its run-queue time
+	 * before the trace unknown, so its own too */
+	CHECK_EQ(t701->first_ts, 1003);
+	CHECK_EQ(t701->cpu_ns, 500 * MS);
+	CHECK_EQ(t701->have_runq, 0);
+	double share = sa_thread_cpu_share(t701);
+	CHECK(share > 0.24 && share < 0.26);
+	/* 703: born in the trace (thread:start), nothing taken off */
+	CHECK_EQ(t703->have_base, 0);
+	CHECK_EQ(t703->cpu_ns, 10 * MS);
+	CHECK_EQ(t703->runq_ns, 2 * MS);
+	CHECK_EQ(t703->first_ts, 1500);
+}
+
 /* exec: the new image announces itself with a nonce of its own, a new
  * instance; its repeat stays with it. A repeat whose first was lost, after
  * another image's start, is a new image too. */
@@ -1877,6 +1943,7 @@ static void pshared_sem(void)
 /* Field ids come from the definitions (sa_fields.h). */
 _Static_assert(SA_F_mutex_acquired_how == 2, "mutex:acquired's how is its third field");
 _Static_assert(SA_NF_meta_start == 7, "meta:start has 7 fields");
+_Static_assert(SA_NF_meta_base == 3, "meta:base has tid, cpu_ns, runq_ns");
 _Static_assert(SA_F_meta_start_nonce == 5, "nonce follows the five arguments");
 
 /* Format 2's released carries acq_ts, a time of the event's clock: the
@@ -2004,6 +2071,7 @@ static const struct {
 	{ "meta_repeat_first_lost", meta_repeat_first_lost },
 	{ "meta_new_nonce", meta_new_nonce },
 	{ "meta_no_nonce", meta_no_nonce },
+	{ "meta_bases", meta_bases },
 	{ "ledger_kinds", ledger_kinds },
 	{ "cond_timeouts_per_thread", cond_timeouts_per_thread },
 	{ "blame_three_waiters", blame_three_waiters },

@@ -23,9 +23,9 @@ raw "ST_TRACE" '\bST_TRACE(_FULL)?\(' src tracepoints
 raw "a call through the probe table" 'st_probes_in\)?[[:space:]]*->' src tracepoints
 raw "an LTTng tracepoint" '\blttng_ust_(do_)?tracepoint\(' src
 # The probe library fires only from its generated st_fire_* functions and
-# the announcement (meta:start, meta:config, meta:module).
+# the announcement (meta:start, meta:config, meta:module, meta:base).
 hits=$(grep -nE '\blttng_ust_(do_)?tracepoint\(' tracepoints/*.c |
-	grep -vE 'lttng_ust_do_tracepoint\(synctrace_##fam, name|lttng_ust_tracepoint\(synctrace_meta, (start|config|module),')
+	grep -vE 'lttng_ust_do_tracepoint\(synctrace_##fam, name|lttng_ust_tracepoint\(synctrace_meta, (start|config|module|base),')
 if [ -n "$hits" ]; then
 	printf 'raw-emission: a tracepoint fired outside the generated probes:\n%s\n' "$hits" >&2
 	fail=1

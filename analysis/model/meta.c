@@ -29,9 +29,6 @@ static void meta_event(struct sa_model *m, const struct sa_event *e)
 		return;
 	if (e->id == SA_EV_meta_start) {
 		int64_t nonce;
-		/* the bases that follow are this instance's if it takes this
-		 * start (its first, or a repeat when the first was lost) */
-		p->bases_open = !p->have_start;
 		p->have_start = 1;
 		p->have_nonce = sa_ev_at(e, SA_F_meta_start_nonce, &nonce);
 		p->nonce = (uint64_t)nonce;
@@ -46,8 +43,7 @@ static void meta_event(struct sa_model *m, const struct sa_event *e)
 			m->newer_vpid = p->vpid;
 		}
 	} else if (e->id == SA_EV_meta_base) {
-		if (p->bases_open)
-			sa_thread_base(m, pi, e);
+		sa_thread_base(m, pi, e);
 	} else if (e->id == SA_EV_meta_config) {
 		p->have_config = 1;
 		p->sem_max_mode = (int)e->f[SA_F_meta_config_sem_max_mode].v;

@@ -78,10 +78,6 @@ struct sa_proc {
 	uint64_t clock_hz;
 	/* Units of work (synctrace_work:done, or the --work-event). */
 	uint64_t units, unit_events;
-	/* meta:base events belong to the announcement this instance took (its
-	 * first start, or the repeat when the first was lost), not to a later
-	 * repeat's (format minor 18). */
-	int bases_open;
 	uint32_t obj_head;   /* its objects, linked by sa_object.next_in_proc (index + 1) */
 };
 
@@ -222,8 +218,9 @@ struct sa_model {
 	uint32_t npairs, cappairs, free_pair;
 	struct sa_map class_map; /* (proc, type, caller) → class object */
 	struct sa_map node_map;  /* (proc, condvar waiter node) → thread */
-	/* meta:base of threads not seen yet: (proc, tid) → bases[], taken by
-	 * the thread's first event (new_thread) unless that is its
+	/* meta:base of threads not seen yet: (proc, tid) → bases[], the latest
+	 * (a repeat's, a rotating recording's announcement every second),
+	 * taken by the thread's first event (new_thread) unless that is its
 	 * thread:start (a thread born since, with the tid again). */
 	struct sa_map base_map;
 	struct sa_base { int64_t ts; uint64_t cpu; int64_t runq; } *bases;

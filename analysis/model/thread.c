@@ -20,6 +20,10 @@ void sa_thread_times(struct sa_thread *t, const struct sa_event *e, int cpu_fiel
 	}
 }
 
+/* A thread's base: the latest announcement's before its first event, its
+ * life in the trace begun there; for a thread seen before any (the first
+ * announcement lost: its repeat's), the first that comes, which may take
+ * off a little of its own (what it used since its first event). */
 static void set_base(struct sa_thread *t, const struct sa_base *b)
 {
 	if (t->started || t->have_cpu || t->have_base)
@@ -43,7 +47,7 @@ void sa_thread_base(struct sa_model *m, uint32_t pi, const struct sa_event *e)
 		set_base(&m->threads[i], &b);
 		return;
 	}
-	/* not seen yet: kept for its first event (one per (proc, tid)) */
+	/* not seen yet: the latest kept for its first event */
 	int64_t k = sa_map_get(&m->base_map, pi, (uint32_t)tid);
 	if (k < 0) {
 		if (sa_grow((void **)&m->bases, m->nbases, &m->capbases, sizeof(*m->bases)) ||

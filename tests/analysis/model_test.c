@@ -1127,7 +1127,8 @@ static void meta_repeat_first_lost(void)
  * had used is taken off the times their ends say, and their lives in the
  * trace begin at the announcement; a thread born since with the tid again
  * (thread:start) and the tracer's own threads (no event) take none; a
- * repeat's bases are not the announcement's the instance took. */
+ * thread not seen yet takes the latest announcement's (a repeat's, a
+ * rotating recording's), one that has a base keeps it. */
 #define BASE(ts, pid, tid, of, cpu, runq)                                          \
 	feed(SA_EV_meta_base, ts, pid, tid, "tid", I(of), "cpu_ns", I(cpu), "runq_ns", \
 	     I(runq), NULL)
@@ -1140,11 +1141,15 @@ static void meta_bases(void)
 	BASE(1003, 700, 700, 701, 80 * MS, -1);       /* alive, not seen yet */
 	BASE(1004, 700, 700, 703, 7 * MS, 1 * MS);    /* ends; 703 again, born */
 	BASE(1005, 700, 700, 799, 1000, 0);           /* lttng-ust's: no event */
+	BASE(1006, 700, 700, 704, 5 * MS, 1 * MS);    /* first seen after the repeat */
 	feed(SA_EV_thread_start, 1500, 700, 703, "creator", I(700), "start_routine", I(1), NULL);
 	WAKE(1000 * MS, 700, 701, 0);
 	START_NONCE(1100 * MS, 700, 702, 1, NONCE1, 1); /* the repeat: same nonce */
 	BASE(1100 * MS + 1, 700, 702, 701, 300 * MS, 9 * MS);
-	BASE(1100 * MS + 2, 700, 702, 702, 5 * MS, 0);
+	BASE(1100 * MS + 2, 700, 702, 704, 20 * MS, 3 * MS);
+	WAKE(1200 * MS, 700, 704, 0);
+	feed(SA_EV_thread_exit, 1300 * MS, 700, 704, "cancelled", I(0), "cpu_ns", I(30 * MS),
+	     "runq_ns", I(4 * MS), NULL);
 	feed(SA_EV_thread_exit, 1500 * MS, 700, 703, "cancelled", I(0), "cpu_ns", I(10 * MS),
 	     "runq_ns", I(2 * MS), NULL);
 	feed(SA_EV_thread_exit, 2000 * MS, 700, 701, "cancelled", I(0), "cpu_ns",
@@ -1152,8 +1157,8 @@ static void meta_bases(void)
 	feed(SA_EV_meta_stop, 2000 * MS + 1000, 700, 700, "objects_flushed", I(0), "cpu_ns",
 	     I(50 * MS + 400 * MS), "runq_ns", I(30 * MS + 100 * MS), NULL);
 	CHECK_EQ(m->nprocs, 1);
-	CHECK_EQ(m->nthreads, 4); /* 700, 703, 701, 702 (not 799) */
-	const struct sa_thread *t700 = 0, *t701 = 0, *t702 = 0, *t703 = 0;
+	CHECK_EQ(m->nthreads, 5); /* 700, 703, 701, 702, 704 (not 799) */
+	const struct sa_thread *t700 = 0, *t701 = 0, *t703 = 0, *t704 = 0;
 	for (uint32_t i = 0; i < m->nthreads; i++) {
 		const struct sa_thread *t = &m->threads[i];
 		CHECK(t->vtid != 799);
@@ -1161,13 +1166,12 @@ static void meta_bases(void)
 			t700 = t;
 		else if (t->vtid == 701)
 			t701 = t;
-		else if (t->vtid == 702)
-			t702 = t;
 		else if (t->vtid == 703)
 			t703 = t;
+		else if (t->vtid == 704)
+			t704 = t;
 	}
-	CHECK(t700 && t701 && t702 && t703);
-	CHECK_EQ(t702->have_base, 0); /* (the repeat's, not taken) */
+	CHECK(t700 && t701 && t703 && t704);
 	/* main: its start-up's 50 ms of CPU and 30 of run queue are not of
 	 * its life, which began at the start */
 	CHECK_EQ(t700->cpu_ns, 400 * MS);
@@ -1182,6 +1186,10 @@ static void meta_bases(void)
 	CHECK_EQ(t701->have_runq, 0);
 	double share = sa_thread_cpu_share(t701);
 	CHECK(share > 0.24 && share < 0.26);
+	/* 704: the repeat's base, the latest before its first event */
+	CHECK_EQ(t704->first_ts, 1100 * MS + 2);
+	CHECK_EQ(t704->cpu_ns, 10 * MS);
+	CHECK_EQ(t704->runq_ns, 1 * MS);
 	/* 703: born in the trace (thread:start), nothing taken off */
 	CHECK_EQ(t703->have_base, 0);
 	CHECK_EQ(t703->cpu_ns, 10 * MS);

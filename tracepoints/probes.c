@@ -16,6 +16,7 @@ static int st_meta_repeat;
 #include "st_all_providers.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -24,6 +25,7 @@ static int st_meta_repeat;
 #include <string.h>
 #include <sys/random.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -279,6 +281,40 @@ typedef int (*prlimit64_fn)(pid_t, __rlimit_resource_t, const struct rlimit64 *,
 #define ST_NEXT_SLOT(name) static void *st_next_##name;
 ST_SETTLED_CALLS(ST_NEXT_SLOT)
 
+/* lttng-ust's descriptor tracker (liblttng-ust-common, 2.9 on; what its
+ * liblttng-ust-fd preload uses, no public header in 2.13): lttng-ust
+ * creates and closes its sockets and shared memory descriptors under the
+ * tracker's lock and marks them; a close through it leaves a marked one
+ * open (EBADF), so a forked child's close of another descriptor need not
+ * wait for its registration. Looked up by name (NULL: not there, wait). */
+typedef int (*st_safe_close_fn)(int, int (*)(int));
+typedef int (*st_safe_closefrom_fn)(int, int (*)(int));
+static void *st_safe_close_slot, *st_safe_closefrom_slot;
+
+/* Is fd open and not lttng-ust's? Asked through the tracker with a close
+ * that closes nothing: it is called only for an unmarked descriptor (or
+ * from lttng-ust itself, holding the tracker: then it does not wait
+ * either). An fd not open may become lttng-ust's at any moment: no. */
+static __thread int st_fd_unmarked __attribute__((tls_model("initial-exec")));
+
+static int st_fd_note_unmarked(int fd)
+{
+	(void)fd;
+	st_fd_unmarked = 1;
+	return 0;
+}
+
+static int st_fd_not_lttng(int fd)
+{
+	st_safe_close_fn safe = (st_safe_close_fn)st_next(&st_safe_close_slot,
+							  "lttng_ust_safe_close_fd");
+	if (!safe || syscall(SYS_fcntl, fd, F_GETFD) < 0)
+		return 0;
+	st_fd_unmarked = 0;
+	safe(fd, st_fd_note_unmarked);
+	return st_fd_unmarked;
+}
+
 /* The next `name` (of type name_fn) as `real`, once settled if `wait`. */
 #define ST_NEXT_SETTLED(name, wait)                                       \
 	if (__builtin_expect(st_child_unsettled, 0) && (wait))            \
@@ -289,21 +325,34 @@ ST_SETTLED_CALLS(ST_NEXT_SLOT)
 		return -1;                                                \
 	}
 
+/* A forked child closes through the tracker and goes on (a shell's child
+ * closes its script's descriptor before its exec: waiting there for a
+ * registration its exec throws away cost ~13 ms a command of a bash
+ * script, bench/README.md); without the tracker, it waits. */
 __attribute__((visibility("default"))) int close(int fd)
 {
+	if (__builtin_expect(st_child_unsettled, 0)) {
+		st_safe_close_fn safe = (st_safe_close_fn)st_next(&st_safe_close_slot,
+								  "lttng_ust_safe_close_fd");
+		close_fn real = (close_fn)st_next(&st_next_close, "close");
+		if (safe && real)
+			return safe(fd, real);
+	}
 	ST_NEXT_SETTLED(close, 1);
 	return real(fd);
 }
 
+/* Onto an open descriptor not lttng-ust's (a redirection onto standard
+ * output): nothing of the registration's is replaced, no wait. */
 __attribute__((visibility("default"))) int dup2(int fd, int to)
 {
-	ST_NEXT_SETTLED(dup2, 1);
+	ST_NEXT_SETTLED(dup2, fd != to && !st_fd_not_lttng(to));
 	return real(fd, to);
 }
 
 __attribute__((visibility("default"))) int dup3(int fd, int to, int flags)
 {
-	ST_NEXT_SETTLED(dup3, 1);
+	ST_NEXT_SETTLED(dup3, !st_fd_not_lttng(to));
 	return real(fd, to, flags);
 }
 
@@ -315,8 +364,16 @@ __attribute__((visibility("default"))) int close_range(unsigned lo, unsigned hi,
 
 __attribute__((visibility("default"))) void closefrom(int lo)
 {
-	if (__builtin_expect(st_child_unsettled, 0))
+	if (__builtin_expect(st_child_unsettled, 0)) {
+		st_safe_closefrom_fn safe = (st_safe_closefrom_fn)st_next(
+			&st_safe_closefrom_slot, "lttng_ust_safe_closefrom_fd");
+		close_fn one = (close_fn)st_next(&st_next_close, "close");
+		if (safe && one) { /* (each descriptor not lttng-ust's) */
+			safe(lo, one);
+			return;
+		}
 		st_child_settle();
+	}
 	closefrom_fn real = (closefrom_fn)st_next(&st_next_closefrom, "closefrom");
 	if (real)
 		real(lo);

@@ -19,9 +19,13 @@
  *   forked                  records nothing and exits: ends though the
  *                           daemon is frozen
  *   settle                  tells the driver it runs (state 1), then closes
- *                           a descriptor, which waits for its registration:
- *                           "settled" (state 2) comes only once the daemon
- *                           runs again; then initialises 10 mutexes, all
+ *                           every descriptor from 3 to 1023, as a daemon
+ *                           does, during its registration: lttng-ust's
+ *                           descriptor tracker keeps its own, so the closes
+ *                           return at once ("settled", state 1, while the
+ *                           daemon is frozen); then initialises 10
+ *                           mutexes: the first waits for the registration,
+ *                           which the closes did not break, and all 10 are
  *                           in the trace
  *
  * Each prints "ROLE pid=PID state=S" (synctrace_ready_state: 0 no such
@@ -82,7 +86,9 @@ int main(int argc, char **argv)
 		if (settle == 0) {
 			say_state("settle");
 			CHECK_EQ(write(ready[1], "r", 1), 1);
-			CHECK_EQ(close(ready[1]), 0); /* waits for the registration */
+			CHECK_EQ(close(ready[1]), 0);
+			for (int fd = 3; fd < 1024; fd++) /* (lttng-ust's left open) */
+				close(fd);
 			say_state("settled");
 			for (int i = 0; i < 10; i++) {
 				pthread_mutex_t m;

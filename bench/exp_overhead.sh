@@ -88,25 +88,29 @@ exp_overhead() {
 #            the other, and lttng-ust's exit waits for the command in flight;
 #   forked   by bash (fork, then exec: the forked child starts at once, as a
 #            new image does, src/trace/ready.h and tracepoints/probes.c);
+#   script   by a bash script (its child closes the script's descriptor
+#            before its exec, and redirects: /bin/true >/dev/null);
 # and `synctrace record -- true` as a whole.
 overhead_start() {
 	[ "$have_session" = 1 ] || return 0
 	local st=$build/tools/synctrace n=${ST_START_PROCESSES:-20} r u t w su sn
 	local spawn=$build/bench/bench_spawn
 	[ -x "$st" ] && [ -x "$spawn" ] || return 0
-	# prints: spawned-slope forked (microseconds a process)
+	# prints: spawned-slope forked script (microseconds a process)
+	printf 'for ((k = 0; k < $1; k++)); do /bin/true >/dev/null; done\n' >"$tmp/script.sh"
 	local probe='sl="i=0; while [ \$i -lt $1 ]; do /bin/true; i=\$((i + 1)); done"
 		s3="i=0; while [ \$i -lt $(($1 * 3)) ]; do /bin/true; i=\$((i + 1)); done"
 		a=${EPOCHREALTIME/./}; sh -c "$sl"; b=${EPOCHREALTIME/./}; sh -c "$s3"; c=${EPOCHREALTIME/./}
 		for ((k = 0; k < $1; k++)); do /bin/true; done; d=${EPOCHREALTIME/./}
-		echo $((((c - b) - (b - a)) / (2 * $1))) $(((d - c) / $1))'
+		bash "$2" "$1"; e=${EPOCHREALTIME/./}
+		echo $((((c - b) - (b - a)) / (2 * $1))) $(((d - c) / $1)) $(((e - d) / $1))'
 	: >"$tmp/start.tsv"
 	for ((r = 0; r < reps; r++)); do
 		su=$("$spawn" "$n" 20 /bin/true | sed -n 's/.*median_ms=\([0-9.]*\).*/\1/p')
 		rm -rf "$tmp/st"; sn=$("$st" record -q -o "$tmp/st" -- "$spawn" "$n" 20 /bin/true 2>/dev/null |
 			sed -n 's/.*median_ms=\([0-9.]*\).*/\1/p')
-		u=$(bash -c "$probe" _ "$n")
-		rm -rf "$tmp/st"; t=$("$st" record -q -o "$tmp/st" -- bash -c "$probe" _ "$n" 2>/dev/null)
+		u=$(bash -c "$probe" _ "$n" "$tmp/script.sh")
+		rm -rf "$tmp/st"; t=$("$st" record -q -o "$tmp/st" -- bash -c "$probe" _ "$n" "$tmp/script.sh" 2>/dev/null)
 		rm -rf "$tmp/st"; w=$(date +%s%N); "$st" record -q -o "$tmp/st" -- true >/dev/null 2>&1
 		w=$((($(date +%s%N) - w) / 1000))
 		printf '%s\t%s\t%s\t%s\t%s\n' "${u// /$'\t'}" "${t// /$'\t'}" "$w" "$su" "$sn" >>"$tmp/start.tsv"
@@ -114,16 +118,18 @@ overhead_start() {
 	rm -rf "$tmp/st"
 	say ""
 	say "  start cost: /bin/true traced vs untraced, timed inside the recording (median [min-max] of $reps):"
-	awk -F'\t' -v n="$n" '{us[NR] = $1 / 1000; ts[NR] = $3 / 1000; ps[NR] = ($3 - $1) / 1000
-			uf[NR] = $2 / 1000; tf[NR] = $4 / 1000; pf[NR] = ($4 - $2) / 1000; w[NR] = $5 / 1000
-			uo[NR] = $6; to[NR] = $7; po[NR] = $7 - $6}
+	awk -F'\t' -v n="$n" '{us[NR] = $1 / 1000; ts[NR] = $4 / 1000; ps[NR] = ($4 - $1) / 1000
+			uf[NR] = $2 / 1000; tf[NR] = $5 / 1000; pf[NR] = ($5 - $2) / 1000; w[NR] = $7 / 1000
+			uk[NR] = $3 / 1000; tk[NR] = $6 / 1000; pk[NR] = ($6 - $3) / 1000
+			uo[NR] = $8; to[NR] = $9; po[NR] = $9 - $8}
 		function med(a, k,   i, j, x) {for (i = 2; i <= k; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) {x = a[j]; a[j] = a[j - 1]; a[j - 1] = x}
 			return sprintf("%.1f [%.1f-%.1f]", a[int((k + 1) / 2)], a[1], a[k])}
 		END {printf "    one (posix_spawn, median of %d): ms a process untraced %s, traced %s, added %s\n", n, med(uo, NR), med(to, NR), med(po, NR)
 			printf "    burst (vfork+exec, slope of %d and %d): ms a process untraced %s, traced %s, added %s\n", n, 3 * n, med(us, NR), med(ts, NR), med(ps, NR)
 			printf "    forked (fork+exec, %d): ms a process untraced %s, traced %s, added %s\n", n, med(uf, NR), med(tf, NR), med(pf, NR)
+			printf "    script (a bash script'"'"'s commands, redirected, %d): ms a process untraced %s, traced %s, added %s\n", n, med(uk, NR), med(tk, NR), med(pk, NR)
 			printf "    record -- true ms %s\n", med(w, NR)
-			printf "{\"workload\": \"start cost\", \"processes\": %d, \"added_ms_one\": \"%s\", \"added_ms_burst\": \"%s\", \"added_ms_forked\": \"%s\", \"record_true_ms\": \"%s\"}\n", n, med(po, NR), med(ps, NR), med(pf, NR), med(w, NR) > "/dev/stderr"}' \
+			printf "{\"workload\": \"start cost\", \"processes\": %d, \"added_ms_one\": \"%s\", \"added_ms_burst\": \"%s\", \"added_ms_forked\": \"%s\", \"added_ms_script\": \"%s\", \"record_true_ms\": \"%s\"}\n", n, med(po, NR), med(ps, NR), med(pf, NR), med(pk, NR), med(w, NR) > "/dev/stderr"}' \
 		"$tmp/start.tsv" 2>>"$tmp/overhead.extra" | tee -a "$out/raw/start.txt"
 }
 

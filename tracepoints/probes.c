@@ -214,10 +214,11 @@ __attribute__((visibility("default"))) void *dlmopen(Lmid_t lmid, const char *fi
  * lttng-ust: a limit on its resources (setrlimit, prlimit: a child that
  * limits its address space at once, LTP's pthread_mutex_init/5-1 and
  * tests/tracer/oom.c, made lttng-ust assert in its descriptor tracker) and
- * the closing or replacing of descriptors (close, dup2, dup3, close_range,
- * closefrom: one of them may be a socket of the registration). A shell's
- * child that only execs (bash, for a command without redirections) so
- * waits for nothing. Other threads of the child are not held: they are
+ * the replacing of a descriptor that may be one of the registration's
+ * sockets (dup2, dup3 onto one not known as the program's own,
+ * close_range); close and closefrom go through lttng-ust's descriptor
+ * tracker instead, which keeps its own open (below). A shell's child that
+ * only execs, or closes and redirects first, so waits for nothing. Other threads of the child are not held: they are
  * the child's own after fork, rare before an exec. Direct system calls
  * are not seen. posix_spawn and vfork children register nothing before
  * their exec. */

@@ -9,6 +9,7 @@
  * held by the parent from before the fork until the child sleeps on it.
  * The names check (check-shared.sh) wants one name and klass per object
  * in both processes. */
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <semaphore.h>
@@ -60,14 +61,18 @@ int main(void)
 	fflush(stdout);
 	/* A traced child starts before its registration, and its first event
 	 * waits for it in a futex: until_asleep would take that wait for its
-	 * sem_wait. Its close() waits for the registration (a forked child's
-	 * descriptors, tracepoints/probes.c): the child says it is done. */
+	 * sem_wait. The child waits for its registration first (what its
+	 * first event would do, src/trace/ready.h; nothing untraced), then
+	 * says it is done. */
 	int ready[2];
 	CHECK_EQ(pipe(ready), 0);
 	pid_t parent = getpid(), child = fork();
 	CHECK(child >= 0);
 	if (child == 0) {
 		CHECK_EQ(close(ready[0]), 0);
+		int (*registered)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "synctrace_ready_wait");
+		if (registered)
+			registered();
 		CHECK_EQ(write(ready[1], "r", 1), 1);
 		sem_t *again = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 		CHECK(again != MAP_FAILED);

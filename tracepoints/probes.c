@@ -216,11 +216,11 @@ __attribute__((visibility("default"))) void *dlmopen(Lmid_t lmid, const char *fi
  * tests/tracer/oom.c, made lttng-ust assert in its descriptor tracker) and
  * the replacing of a descriptor that may be one of the registration's
  * sockets (dup2, dup3 onto one not known as the program's own,
- * close_range); close and closefrom go through lttng-ust's descriptor
+ * close_range, closefrom); close goes through lttng-ust's descriptor
  * tracker instead, which keeps its own open (below). A shell's child that
- * only execs, or closes and redirects first, so waits for nothing. Other threads of the child are not held: they are
- * the child's own after fork, rare before an exec. Direct system calls
- * are not seen. posix_spawn and vfork children register nothing before
+ * only execs, or closes and redirects first, so waits for nothing. Other
+ * threads of the child are not held: they are the child's own after
+ * fork, rare before an exec. Direct system calls are not seen. posix_spawn and vfork children register nothing before
  * their exec. */
 typedef pid_t (*fork_fn)(void);
 
@@ -289,8 +289,7 @@ ST_SETTLED_CALLS(ST_NEXT_SLOT)
  * open (EBADF), so a forked child's close of another descriptor need not
  * wait for its registration. Looked up by name (NULL: not there, wait). */
 typedef int (*st_safe_close_fn)(int, int (*)(int));
-typedef int (*st_safe_closefrom_fn)(int, int (*)(int));
-static void *st_safe_close_slot, *st_safe_closefrom_slot;
+static void *st_safe_close_slot;
 
 /* Is fd open and not lttng-ust's? Asked through the tracker with a close
  * that closes nothing: it is called only for an unmarked descriptor (or
@@ -365,16 +364,11 @@ __attribute__((visibility("default"))) int close_range(unsigned lo, unsigned hi,
 
 __attribute__((visibility("default"))) void closefrom(int lo)
 {
-	if (__builtin_expect(st_child_unsettled, 0)) {
-		st_safe_closefrom_fn safe = (st_safe_closefrom_fn)st_next(
-			&st_safe_closefrom_slot, "lttng_ust_safe_closefrom_fd");
-		close_fn one = (close_fn)st_next(&st_next_close, "close");
-		if (safe && one) { /* (each descriptor not lttng-ust's) */
-			safe(lo, one);
-			return;
-		}
+	/* (lttng-ust's closefrom through its tracker closes each descriptor
+	 * up to the limit, a million system calls where the limit is a
+	 * million: it waits, then closes them at once) */
+	if (__builtin_expect(st_child_unsettled, 0))
 		st_child_settle();
-	}
 	closefrom_fn real = (closefrom_fn)st_next(&st_next_closefrom, "closefrom");
 	if (real)
 		real(lo);

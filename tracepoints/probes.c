@@ -220,8 +220,8 @@ __attribute__((visibility("default"))) void *dlmopen(Lmid_t lmid, const char *fi
  * tracker instead, which keeps its own open (below). A shell's child that
  * only execs, or closes and redirects first, so waits for nothing. Other
  * threads of the child are not held: they are the child's own after
- * fork, rare before an exec. Direct system calls are not seen. posix_spawn and vfork children register nothing before
- * their exec. */
+ * fork, rare before an exec. Direct system calls are not seen.
+ * posix_spawn and vfork children register nothing before their exec. */
 typedef pid_t (*fork_fn)(void);
 
 static void st_start_pending(int lazy, int force);

@@ -189,8 +189,9 @@ static struct sa_thread *new_thread(struct sa_model *m, uint32_t pi, const struc
 /* ns over t's life, in [0, 1]; -1 when clearly more than its life (CPU
  * and run-queue time are counted from the thread's creation, its life
  * from its first event: a few ms of slack, and 2 % for clocks that
- * differ; a process's announcing thread, whose start-up can be long, has
- * its times from its announcement on, format minor 18: sa_thread_times). */
+ * differ; a thread alive at its process's announcement, main with a
+ * start-up that can be long, has its life and times from the
+ * announcement on, format minor 18: thread.c, meta:base). */
 static double life_share(const struct sa_thread *t, uint64_t ns)
 {
 	if (t->last_ts <= t->first_ts)

@@ -216,8 +216,9 @@ __attribute__((visibility("default"))) void *dlmopen(Lmid_t lmid, const char *fi
  * tests/tracer/oom.c, made lttng-ust assert in its descriptor tracker) and
  * the replacing of a descriptor that may be one of the registration's
  * sockets (dup2, dup3 onto one not known as the program's own,
- * close_range, closefrom); close goes through lttng-ust's descriptor
- * tracker instead, which keeps its own open (below). A shell's child that
+ * close_range with flags); close, closefrom and close_range go through
+ * lttng-ust's descriptor tracker instead, which keeps its own open
+ * (below). A shell's child that
  * only execs, or closes and redirects first, so waits for nothing. Other
  * threads of the child are not held: they are the child's own after
  * fork, rare before an exec. Direct system calls are not seen.
@@ -356,19 +357,62 @@ __attribute__((visibility("default"))) int dup3(int fd, int to, int flags)
 	return real(fd, to, flags);
 }
 
+/* A forked child's descriptors from lo to hi closed through the tracker,
+ * those open only (listed from /proc/self/fd, by system calls: lttng-ust's
+ * own closefrom through the tracker makes one call a descriptor up to the
+ * limit, a million where the limit is a million). 1 done; 0 not (no
+ * tracker, no /proc): then the caller waits and closes them at once. The
+ * kernel lists a process's descriptors by number, so closing while
+ * listing skips none; one lttng-ust makes meanwhile is marked (made under
+ * the tracker's lock), or not listed. */
+static int st_safe_close_open(unsigned lo, unsigned hi)
+{
+	st_safe_close_fn safe = (st_safe_close_fn)st_next(&st_safe_close_slot,
+							  "lttng_ust_safe_close_fd");
+	close_fn one = (close_fn)st_next(&st_next_close, "close");
+	if (!safe || !one)
+		return 0;
+	long dir = syscall(SYS_openat, AT_FDCWD, "/proc/self/fd",
+			   O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0)
+		return 0;
+	/* linux_dirent64: ino, off, reclen, type, name */
+	char buf[4096] __attribute__((aligned(8)));
+	long n;
+	while ((n = syscall(SYS_getdents64, (int)dir, buf, sizeof(buf))) > 0) {
+		for (long at = 0; at < n;) {
+			unsigned short reclen;
+			memcpy(&reclen, buf + at + 16, sizeof(reclen));
+			const char *name = buf + at + 19;
+			at += reclen;
+			char *end;
+			unsigned long fd = strtoul(name, &end, 10);
+			if (end == name || *end || fd == (unsigned long)dir || fd < lo || fd > hi)
+				continue;
+			safe((int)fd, one);
+		}
+	}
+	syscall(SYS_close, (int)dir);
+	return 1;
+}
+
+/* Without flags, through the tracker (above); else it waits. */
 __attribute__((visibility("default"))) int close_range(unsigned lo, unsigned hi, int flags)
 {
+	if (__builtin_expect(st_child_unsettled, 0) && !flags && lo <= hi &&
+	    st_safe_close_open(lo, hi))
+		return 0;
 	ST_NEXT_SETTLED(close_range, 1);
 	return real(lo, hi, flags);
 }
 
 __attribute__((visibility("default"))) void closefrom(int lo)
 {
-	/* (lttng-ust's closefrom through its tracker closes each descriptor
-	 * up to the limit, a million system calls where the limit is a
-	 * million: it waits, then closes them at once) */
-	if (__builtin_expect(st_child_unsettled, 0))
+	if (__builtin_expect(st_child_unsettled, 0)) {
+		if (lo >= 0 && st_safe_close_open((unsigned)lo, ~0u))
+			return;
 		st_child_settle();
+	}
 	closefrom_fn real = (closefrom_fn)st_next(&st_next_closefrom, "closefrom");
 	if (real)
 		real(lo);

@@ -19,14 +19,17 @@
  *   forked                  records nothing and exits: ends though the
  *                           daemon is frozen
  *   settle                  tells the driver it runs (state 1), then closes
- *                           every descriptor from 3 to 1023, as a daemon
- *                           does, during its registration: lttng-ust's
- *                           descriptor tracker keeps its own, so the closes
- *                           return at once ("settled", state 1, while the
- *                           daemon is frozen); then initialises 10
- *                           mutexes: the first waits for the registration,
- *                           which the closes did not break, and all 10 are
- *                           in the trace
+ *                           every descriptor from 3, as a daemon does,
+ *                           during its registration, three ways:
+ *                           close_range() up to 7, close() up to 63,
+ *                           closefrom(); lttng-ust's descriptor tracker
+ *                           keeps its own (the registration's sockets, the
+ *                           same before and after: "kept N"), so
+ *                           the closes return at once ("settled", state 1,
+ *                           while the daemon is frozen); then initialises
+ *                           10 mutexes: the first waits for the
+ *                           registration, which the closes did not break,
+ *                           and all 10 are in the trace
  *
  * Each prints "ROLE pid=PID state=S" (synctrace_ready_state: 0 no such
  * wait, 1 awaited, 2 registered) on a line of its own. */
@@ -48,6 +51,25 @@ static void say_state(const char *role)
 	int (*state)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "synctrace_ready_state");
 	printf("%s pid=%d state=%d\n", role, (int)getpid(), state ? state() : -1);
 	fflush(stdout);
+}
+
+/* The sockets among descriptors 3 to 255: into kind[fd] 1, and their
+ * inode into ino[fd]; returns how many. */
+static int sockets(unsigned long ino[256], char kind[256])
+{
+	int n = 0;
+	for (int fd = 3; fd < 256; fd++) {
+		char path[64], target[128];
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		ssize_t len = readlink(path, target, sizeof(target) - 1);
+		kind[fd] = 0;
+		if (len <= 0)
+			continue;
+		target[len] = 0;
+		if (sscanf(target, "socket:[%lu]", &ino[fd]) == 1)
+			kind[fd] = 1, n++;
+	}
+	return n;
 }
 
 static void run(char *self, char *const argv[])
@@ -87,8 +109,23 @@ int main(int argc, char **argv)
 			say_state("settle");
 			CHECK_EQ(write(ready[1], "r", 1), 1);
 			CHECK_EQ(close(ready[1]), 0);
-			for (int fd = 3; fd < 1024; fd++) /* (lttng-ust's left open) */
+			/* The registration's sockets, made by lttng-ust's thread
+			 * after the fork (the first descriptors it made, from 3):
+			 * once there, they must outlive the closes (lttng-ust's
+			 * descriptor tracker keeps them open). */
+			unsigned long before[256], after[256];
+			char was[256], is[256];
+			for (int i = 0; i < 10000 && !sockets(before, was); i++)
+				usleep(1000);
+			CHECK_EQ(close_range(3, 7, 0), 0);
+			for (int fd = 8; fd < 64; fd++)
 				close(fd);
+			closefrom(64);
+			sockets(after, is);
+			int kept = 0;
+			for (int fd = 3; fd < 256; fd++)
+				kept += was[fd] && is[fd] && before[fd] == after[fd];
+			printf("kept %d of lttng-ust's sockets\n", kept);
 			say_state("settled");
 			for (int i = 0; i < 10; i++) {
 				pthread_mutex_t m;

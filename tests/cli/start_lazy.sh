@@ -67,6 +67,9 @@ if wait_for "$T/out" '^settled pid=[0-9]+ state=1$'; then
 else
 	fail "settle's closes did not return while the daemon was frozen: $(cat "$T/out")"
 fi
+grep -qE '^kept [1-9][0-9]* of lttng-ust' "$T/out" &&
+	pass "its registration's sockets outlived the closes ($(grep '^kept' "$T/out"))" ||
+	fail "the closes took lttng-ust's sockets: $(grep '^kept' "$T/out")"
 kill -CONT "$daemon"
 wait $rec
 rc=$?

@@ -353,7 +353,8 @@ void sa_model_name_trace(struct sa_model *m, unsigned i, const char *name);
 /* Trace index i was recorded on host `host` (its environment's hostname). */
 void sa_model_host_trace(struct sa_model *m, unsigned i, const char *host);
 
-/* Thread t's CPU time over its life (its first to its last event), in
+/* Thread t's CPU time over its life (its first to its last event; from
+ * its process's announcement if alive then: meta:base), in
  * [0, 1]; -1 when unknown: no CPU time in the trace, no life, or clearly
  * more CPU time than life (a thread that ran long before its first event:
  * a main thread whose first synchronization came late). */

@@ -587,12 +587,14 @@ static void thread_table(const struct sa_model *m, const struct sa_report_opts *
 			rk[n++] = (struct sa_rank){ i, w ? w->wait_ns : 0 };
 	}
 	qsort(rk, n, sizeof(*rk), sa_rank_desc);
+	int based = 0; /* a thread shown alive at its process's announcement */
 	for (uint32_t i = 0; i < n && (!o->top || i < o->top); i++) {
 		const struct sa_thread *th = &m->threads[rk[i].i];
 		const struct sa_thread_waits *w = sa_thread_waits(th);
 		struct sa_cell *c = sa_table_row(t);
 		if (!c)
 			break;
+		based |= th->have_base;
 		uint64_t life = th->last_ts > th->first_ts ? (uint64_t)(th->last_ts - th->first_ts) : 0;
 		sa_set_i(&c[P_VPID], m->procs[th->proc].vpid);
 		sa_set_i(&c[P_VTID], th->vtid);
@@ -633,8 +635,10 @@ static void thread_table(const struct sa_model *m, const struct sa_report_opts *
 	}
 	if (t->nrows < n)
 		sa_table_note(t, "%u of %u threads shown (--top)", t->nrows, n);
-	sa_table_note(t, "life: its first to its last event; of life: the share of it spent "
-		      "waiting (every kind: --wide)%s%s", t->text_show & 1ull << P_CPU_SHARE ?
+	sa_table_note(t, "life: its first to its last event%s; of life: the share of it spent "
+		      "waiting (every kind: --wide)%s%s",
+		      based ? " (from its process's announcement, if alive then)" : "",
+		      t->text_show & 1ull << P_CPU_SHARE ?
 		      "; on cpu: its CPU time over its life" : "",
 		      o->all ? "" : "; threads that never waited: --all");
 out:

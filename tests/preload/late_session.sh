@@ -22,7 +22,8 @@
 #    worker's CPU time in the report is its thread:exit's less one of its
 #    bases (the first's, or the repeat's when the first was dropped or the
 #    worker's first event came after it): what it used in the trace
-#    (format minor 18).
+#    (format minor 18), and the text report's threads table says lives
+#    begin at the announcement.
 # The program runs until the session has started in it (busy.c usr1:),
 # so a loaded machine cannot end it first. RUNS runs (default 3; no
 # retry: each must pass).
@@ -115,6 +116,8 @@ attempt() {
 		[ $ok -eq 1 ] ||
 			{ echo "late_session: FAIL: worker $tid: report's cpu_ns '$shown', want its exit's $exit_cpu less a base of its ($(echo $bases))" >&2; fails=1; }
 	done <<<"$workers"
+	"$report" "$dir/trace" 2>/dev/null | tr -s ' \n' ' ' | grep -q "life: its first to its last event (from its process's announcement, if alive then)" ||
+		{ echo "late_session: FAIL: the threads table's note does not say lives begin at the announcement" >&2; fails=1; }
 	[ $fails -eq 0 ] && echo "late_session: run $try: $n events; first announcement $([ "$first" -eq 1 ] && echo recorded || echo dropped), repeat recorded, one process in the report"
 	return $fails
 }

@@ -17,8 +17,12 @@
  *   spare: SPARES "spare" threads wait on spare_cv all their lives (a
  *     pool's spare threads, told at the exit by a broadcast), while two
  *     "worker" threads take turns on mutex m5, each computing HOLD_NS of
- *     CPU time under it ROUNDS times: the spare threads' waiting is most of
- *     all, yet the workers' wait on m5 is the finding that comes first.
+ *     CPU time under it WORKER_ROUNDS times: the spare threads' waiting is
+ *     most of all, yet the workers' wait on m5 is the finding that comes
+ *     first. (An idle thread waited 95 % of its life: the workers' ~0.4 s
+ *     of CPU make a spare's time from its start to its wait, a few ms on a
+ *     loaded sanitized run, a small part of it; with 48 ms, one spare of
+ *     three fell short once in CI's ASan build.)
  *   turns: TURNERS "turner" threads pass a turn round on turn_cv, each
  *     waiting for its own with a 5 ms timed wait in a loop (as CPython's
  *     GIL does) and computing TURN_NS of CPU time in it; then they take
@@ -44,6 +48,7 @@
 #define NAP_NS 15000000LL
 #define SPARES 3
 #define ROUNDS 8
+#define WORKER_ROUNDS 64
 #define HOLD_NS 3000000LL
 #define TURNERS 3
 #define TURN_NS 2000000LL
@@ -170,7 +175,7 @@ static void *worker(void *arg)
 	atomic_fetch_add(&workers_ready, 1);
 	while (atomic_load(&workers_ready) < 2)
 		sched_yield();
-	for (int i = 0; i < ROUNDS; i++) {
+	for (int i = 0; i < WORKER_ROUNDS; i++) {
 		CHECK_EQ(pthread_mutex_lock(&m5), 0);
 		compute(HOLD_NS);
 		CHECK_EQ(pthread_mutex_unlock(&m5), 0);

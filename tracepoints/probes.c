@@ -292,6 +292,14 @@ ST_SETTLED_CALLS(ST_NEXT_SLOT)
 typedef int (*st_safe_close_fn)(int, int (*)(int));
 static void *st_safe_close_slot;
 
+/* The tracker's close (NULL: not there) and, into *one, libc's. */
+static st_safe_close_fn st_safe_close(close_fn *one)
+{
+	*one = (close_fn)st_next(&st_next_close, "close");
+	return *one ? (st_safe_close_fn)st_next(&st_safe_close_slot, "lttng_ust_safe_close_fd")
+		    : NULL;
+}
+
 /* Is fd open and not lttng-ust's? Asked through the tracker with a close
  * that closes nothing: it is called only for an unmarked descriptor (or
  * from lttng-ust itself, holding the tracker: then it does not wait
@@ -307,8 +315,8 @@ static int st_fd_note_unmarked(int fd)
 
 static int st_fd_not_lttng(int fd)
 {
-	st_safe_close_fn safe = (st_safe_close_fn)st_next(&st_safe_close_slot,
-							  "lttng_ust_safe_close_fd");
+	close_fn one;
+	st_safe_close_fn safe = st_safe_close(&one);
 	if (!safe || syscall(SYS_fcntl, fd, F_GETFD) < 0)
 		return 0;
 	st_fd_unmarked = 0;
@@ -333,11 +341,10 @@ static int st_fd_not_lttng(int fd)
 __attribute__((visibility("default"))) int close(int fd)
 {
 	if (__builtin_expect(st_child_unsettled, 0)) {
-		st_safe_close_fn safe = (st_safe_close_fn)st_next(&st_safe_close_slot,
-								  "lttng_ust_safe_close_fd");
-		close_fn real = (close_fn)st_next(&st_next_close, "close");
-		if (safe && real)
-			return safe(fd, real);
+		close_fn one;
+		st_safe_close_fn safe = st_safe_close(&one);
+		if (safe)
+			return safe(fd, one);
 	}
 	ST_NEXT_SETTLED(close, 1);
 	return real(fd);
@@ -367,10 +374,9 @@ __attribute__((visibility("default"))) int dup3(int fd, int to, int flags)
  * the tracker's lock), or not listed. */
 static int st_safe_close_open(unsigned lo, unsigned hi)
 {
-	st_safe_close_fn safe = (st_safe_close_fn)st_next(&st_safe_close_slot,
-							  "lttng_ust_safe_close_fd");
-	close_fn one = (close_fn)st_next(&st_next_close, "close");
-	if (!safe || !one)
+	close_fn one;
+	st_safe_close_fn safe = st_safe_close(&one);
+	if (!safe)
 		return 0;
 	long dir = syscall(SYS_openat, AT_FDCWD, "/proc/self/fd",
 			   O_RDONLY | O_DIRECTORY | O_CLOEXEC);

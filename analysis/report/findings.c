@@ -303,7 +303,6 @@ static void discarded(struct sa_fb *f)
 	done(f, c);
 }
 
-/* The thread that waited most on group g's objects for kind k. */
 /* The thread that waited most on group g's objects for kind k, other
  * than the one the finding names as holder or waker (exclude: by class,
  * node's main thread held one of its 35 libuv mutexes while it waited on

@@ -55,14 +55,22 @@ static int read_schedstat(const char *path, uint64_t *cpu_ns, int64_t *runq_ns)
 	return 1;
 }
 
+/* A CPU clock's reading in ns: 1, or 0 if it cannot be read. */
+static int clock_ns(clockid_t id, uint64_t *ns)
+{
+	struct timespec ts;
+	if (clock_gettime(id, &ts))
+		return 0;
+	*ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return 1;
+}
+
 void st_thread_times(uint64_t *cpu_ns, int64_t *runq_ns)
 {
 	int saved = errno;
-	struct timespec ts;
 	*cpu_ns = 0;
 	*runq_ns = -1;
-	if (!clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
-		*cpu_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	clock_ns(CLOCK_THREAD_CPUTIME_ID, cpu_ns);
 	/* (the scheduler's own count, when read, replaces the clock's) */
 	if (*cpu_ns >= SCHEDSTAT_MIN_CPU_NS) {
 		uint64_t cpu;
@@ -77,12 +85,7 @@ void st_thread_times(uint64_t *cpu_ns, int64_t *runq_ns)
  * pthread_getcpuclockid makes it: a system call, no /proc). */
 static int thread_cpu_clock(long tid, uint64_t *cpu_ns)
 {
-	struct timespec ts;
-	clockid_t id = (clockid_t)((~(unsigned long)tid) << 3) | 6; /* per thread, sched */
-	if (clock_gettime(id, &ts))
-		return 0;
-	*cpu_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-	return 1;
+	return clock_ns((clockid_t)((~(unsigned long)tid) << 3) | 6 /* per thread, sched */, cpu_ns);
 }
 
 static void other_threads(void (*fn)(int tid, uint64_t cpu_ns, int64_t runq_ns), int light)
@@ -150,13 +153,11 @@ __attribute__((visibility("default"))) void
 synctrace_threads_base(void (*fn)(int tid, uint64_t cpu_ns, int64_t runq_ns))
 {
 	int saved = errno;
-	struct timespec ts;
 	uint64_t cpu = 0, sched_cpu;
 	int64_t runq = -1;
 	if (!read_schedstat("/proc/thread-self/schedstat", &sched_cpu, &runq))
 		runq = -1;
-	if (!clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
-		cpu = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	clock_ns(CLOCK_THREAD_CPUTIME_ID, &cpu);
 	fn((int)syscall(SYS_gettid), cpu, runq);
 	other_threads(fn, 1);
 	errno = saved;

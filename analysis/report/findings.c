@@ -745,6 +745,9 @@ void sa_findings_build(const struct sa_model *m, const struct sa_report_opts *o,
 	f.t->minor = 5; /* (idle_wait_ns) */
 	f.t->flags = SA_TAB_LIST;
 	f.t->text_col = SA_FND_TEXT;
+	/* The first screen: the findings, ranked, within 30 lines of text
+	 * (the rest --wide); the tables under them take about 50. */
+	f.t->text_lines = 30;
 	incomplete(&f, o);
 	discarded(&f);
 	sa_findings_hang(&f, o);

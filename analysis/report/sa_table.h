@@ -62,6 +62,8 @@ struct sa_table {
 	unsigned minor;        /* the JSON schema minor its content needs (0: 1.0) */
 	unsigned flags;        /* SA_TAB_* */
 	unsigned text_rows;    /* text without --wide: at most this many rows (0: all) */
+	unsigned text_lines;   /* SA_TAB_LIST, text without --wide: its items whole within
+				* this many lines, the first always (0: no limit) */
 	unsigned text_col;     /* SA_TAB_LIST: the column printed */
 	uint64_t text_hide;    /* text without --wide: columns (bit = column id < 64) left out */
 	uint64_t text_show;    /* ... and SA_COL_WIDE columns shown all the same */
@@ -95,7 +97,8 @@ enum sa_format { SA_FMT_TEXT, SA_FMT_JSON, SA_FMT_CSV, SA_FMT_HTML,
 /* A cell as text (the text renderer's form: units, grouped digits). */
 void sa_cell_text(const struct sa_col *col, const struct sa_cell *x, char *buf, size_t n);
 /* wide: every column, every row (else SA_COL_WIDE columns are left out,
- * strings cut to their column's max and rows to text_rows). */
+ * strings cut to their column's max and rows to text_rows, a list's items
+ * to text_lines). */
 void sa_table_text(const struct sa_table *t, FILE *out, int wide);
 void sa_table_csv(const struct sa_table *t, FILE *out);
 void sa_table_json(const struct sa_table *t, FILE *out);

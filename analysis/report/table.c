@@ -197,11 +197,15 @@ static void pad(FILE *out, const char *s, size_t w, int left)
 
 /* "%2u. " then the text wrapped at spaces to fit 120 columns, the
  * continuation lines indented under the text. */
-static void wrapped(FILE *out, const char *prefix, const char *s)
+/* s after prefix, its words wrapped at WIDTH under the prefix's width;
+ * out NULL: only counted. Returns the lines it takes. */
+static unsigned wrap(FILE *out, const char *prefix, const char *s)
 {
 	enum { WIDTH = 118 };
 	const size_t INDENT = sa_text_width(prefix);
-	fputs(prefix, out);
+	unsigned lines = 1;
+	if (out)
+		fputs(prefix, out);
 	size_t col = INDENT;
 	while (*s) {
 		const char *e = s;
@@ -213,17 +217,23 @@ static void wrapped(FILE *out, const char *prefix, const char *s)
 		word[len] = 0;
 		size_t w = sa_text_width(word);
 		if (col > INDENT && col + 1 + w > WIDTH) {
-			fprintf(out, "\n%*s", (int)INDENT, "");
+			if (out)
+				fprintf(out, "\n%*s", (int)INDENT, "");
 			col = INDENT;
+			lines++;
 		} else if (col > INDENT) {
-			fputc(' ', out);
+			if (out)
+				fputc(' ', out);
 			col++;
 		}
-		fputs(word, out);
+		if (out)
+			fputs(word, out);
 		col += w;
 		s = *e ? e + 1 : e;
 	}
-	fputc('\n', out);
+	if (out)
+		fputc('\n', out);
+	return lines;
 }
 
 static int shown(const struct sa_table *t, unsigned c, int wide)
@@ -244,12 +254,22 @@ void sa_table_text(const struct sa_table *t, FILE *out, int wide)
 		nrows = t->text_rows;
 	fprintf(out, "\n%s\n", t->title);
 	if (t->flags & SA_TAB_LIST) {
+		/* (items whole within text_lines, one line kept for the count
+		 * of those left out: the first item always) */
+		unsigned used = 0;
 		for (unsigned r = 0; r < nrows; r++) {
 			cell_text(&t->cols[t->text_col], &t->cells[(size_t)r * t->ncols + t->text_col],
 				  buf, sizeof(buf));
 			char num[16];
 			snprintf(num, sizeof(num), "%2u. ", r + 1);
-			wrapped(out, num, buf);
+			if (!wide && t->text_lines && r) {
+				unsigned k = wrap(0, num, buf);
+				if (used + k + (r + 1 < t->nrows) > t->text_lines) {
+					nrows = r;
+					break;
+				}
+			}
+			used += wrap(out, num, buf);
 		}
 		goto tail;
 	}
@@ -295,7 +315,7 @@ tail:
 	else if (nrows < t->nrows)
 		fprintf(out, "(%u more: --wide, or --format json|csv)\n", t->nrows - nrows);
 	for (unsigned i = 0; i < t->nnotes; i++)
-		wrapped(out, "note: ", t->notes[i]);
+		wrap(out, "note: ", t->notes[i]);
 	free(w);
 }
 

@@ -858,6 +858,74 @@ static void once_text(void)
 	free(t);
 }
 
+/* A list table in text (the findings): its items whole within text_lines,
+ * the first always, one line kept for the count of those left out;
+ * --wide shows them all. */
+static char *list_text(struct sa_table *t, int wide)
+{
+	char *buf = 0;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	if (!f)
+		return 0;
+	sa_table_text(t, f, wide);
+	fclose(f);
+	return buf;
+}
+
+static unsigned lines_of(const char *s)
+{
+	unsigned n = 0;
+	for (; s && *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static void list_lines(void)
+{
+	static const struct sa_col cols[] = { { "text", "text", SA_COL_STR, 0, 0 } };
+	struct sa_table t;
+	char word[2000];
+	sa_table_init(&t, "findings", "Findings", cols, 1);
+	t.flags = SA_TAB_LIST;
+	t.text_col = 0;
+	/* items of 3, 1, 2 and 1 lines (118 columns: 20 words of 11
+	 * characters fill two lines, 25 three) */
+	static const int words[] = { 25, 1, 15, 1 };
+	for (unsigned i = 0; i < SA_N(words); i++) {
+		word[0] = 0;
+		for (int k = 0; k < words[i]; k++)
+			strcat(word, k ? " abcdefghij" : "abcdefghij");
+		struct sa_cell *c = sa_table_row(&t);
+		CHECK(c);
+		if (c)
+			sa_cell_str(c, word);
+	}
+	char *all = list_text(&t, 0);
+	/* no budget: a blank line, the title, 3 + 1 + 2 + 1 lines */
+	CHECK_EQ(lines_of(all), 9);
+	t.text_lines = 6; /* 3 + 1 + 2 = 6, but 1 kept for "1 more" */
+	char *cut = list_text(&t, 0);
+	CHECK_EQ(lines_of(cut), 2 + 3 + 1 + 1);
+	CHECK(cut && strstr(cut, " 2. abcdefghij\n(2 more: --wide, or --format json|csv)\n"));
+	CHECK(cut && !strstr(cut, " 3. "));
+	t.text_lines = 7; /* all 7 fit: nothing left out */
+	char *fit = list_text(&t, 0);
+	CHECK(fit && all && !strcmp(fit, all));
+	t.text_lines = 1; /* the first always, whole */
+	char *one = list_text(&t, 0);
+	CHECK_EQ(lines_of(one), 2 + 3 + 1);
+	CHECK(one && strstr(one, "(3 more: "));
+	char *wide = list_text(&t, 1);
+	CHECK(wide && all && !strcmp(wide, all));
+	free(all);
+	free(cut);
+	free(fit);
+	free(one);
+	free(wide);
+	sa_table_free(&t);
+}
+
 /* Units of work: 41 and 42 declare units; wakes by 40 (futex), a condvar
  * signal by 40 that moved 2 waiters, a semaphore post by 42 that woke a
  * registered sleeper, and 41's futex waits. Ratios per unit, per process
@@ -2072,6 +2140,7 @@ static const struct {
 	{ "spin_verdicts", spin_verdicts },
 	{ "once_runs", once_runs },
 	{ "once_text", once_text },
+	{ "list_lines", list_lines },
 	{ "work_units", work_units },
 	{ "work_event_option", work_event_option },
 	{ "sem_over_max", sem_over_max },

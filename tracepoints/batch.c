@@ -26,6 +26,14 @@
  * oldest record is ST_AGE_NS old. So a record reaches the trace at most
  * about 2 * ST_AGE_NS after it happened (plus scheduling delays), which is
  * what readers merge by (analysis/model/merge.c holds events ST_MERGE_NS).
+ * When two wakes in a row found no ring holding a record, the flusher
+ * naps instead (st_flusher_napping, a futex word), until the record that
+ * makes a ring hold one wakes it (st_batch_commit, st_batch_wake), or at
+ * most ST_NAP_NS: a process whose threads sleep is not woken 200 times a
+ * second for nothing. The nap and that record's check are Dekker's: each
+ * side stores (napping = 1; head), fences, then loads the other's, so at
+ * least one of them sees the other (the flusher that sees a record does
+ * not nap; the record that sees the nap wakes it).
  *
  * The rings live in st_rings (a list under st_rings_lock, a spin lock of
  * ours: no primitive of the program's); a retired ring goes to st_pool for
@@ -40,7 +48,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/futex.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -62,6 +72,7 @@ static const char *const st_ev_names[ST_EVI_N] = {
 __thread struct st_batch *st_mine __attribute__((tls_model("initial-exec")));
 
 static int st_rings_lock, st_stopped, st_flusher_pid, st_flusher_due;
+int st_flusher_napping;
 /* SYNCTRACE_REANNOUNCE (batch.h): ns between two announcements, 0 off;
  * when the last was made (the flusher's alone). */
 static int64_t st_reann_every, st_reann_ns;
@@ -125,12 +136,65 @@ static void make_room(struct st_batch *b)
 	}
 }
 
+/* Under st_rings_lock: whether a ring holds a record not written out. */
+static int rings_pending(void)
+{
+	for (struct st_batch *b = st_rings; b; b = b->next)
+		if (__atomic_load_n(&b->head, __ATOMIC_RELAXED) !=
+		    __atomic_load_n(&b->done, __ATOMIC_RELAXED))
+			return 1;
+	return 0;
+}
+
+/* The flusher with no record to write: nap until a record wakes it
+ * (st_batch_wake), at most ST_NAP_NS, or until the next announcement of a
+ * rotating recording. */
+static int64_t st_nap_ns = ST_NAP_NS; /* SYNCTRACE_TEST_NAP_MS (flusher's start) */
+
+static void nap_long(void)
+{
+	int64_t ns = st_nap_ns;
+	if (st_reann_every) {
+		int64_t due = st_reann_ns + st_reann_every - st_batch_now();
+		if (due < ns)
+			ns = due;
+	}
+	if (ns <= 0)
+		return;
+	__atomic_store_n(&st_flusher_napping, 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST); /* (Dekker's: the file's head) */
+	rings_lock();
+	int pending = rings_pending();
+	rings_unlock();
+	if (!pending) {
+		struct timespec t = { (time_t)(ns / 1000000000), (long)(ns % 1000000000) };
+		syscall(SYS_futex, &st_flusher_napping, FUTEX_WAIT_PRIVATE, 1, &t, 0, 0);
+	}
+	__atomic_store_n(&st_flusher_napping, 0, __ATOMIC_RELAXED);
+}
+
+void st_batch_wake(void)
+{
+	if (__atomic_exchange_n(&st_flusher_napping, 0, __ATOMIC_RELAXED))
+		syscall(SYS_futex, &st_flusher_napping, FUTEX_WAKE_PRIVATE, 1, 0, 0, 0);
+}
+
 static void *flusher(void *unused)
 {
 	(void)unused;
 	struct timespec nap = { 0, ST_AGE_NS / 2 };
+	int quiet = 0; /* wakes in a row that found no record */
+	/* A test's longest nap (tests/trace/nap.sh: only a record ends it). */
+	const char *test = getenv("SYNCTRACE_TEST_NAP_MS");
+	if (test && *test)
+		st_nap_ns = atoll(test) * 1000000;
 	for (;;) {
-		nanosleep(&nap, 0);
+		if (quiet >= 2) {
+			nap_long();
+			quiet = 0;
+		} else {
+			nanosleep(&nap, 0);
+		}
 		rings_lock();
 		if (st_stopped || st_flusher_pid != getpid()) {
 			rings_unlock();
@@ -141,6 +205,7 @@ static void *flusher(void *unused)
 			if (__atomic_load_n(&b->head, __ATOMIC_ACQUIRE) != b->done &&
 			    now - __atomic_load_n(&b->since, __ATOMIC_RELAXED) >= ST_AGE_NS)
 				write_out(b, 0);
+		quiet = rings_pending() || st_clock_due() ? 0 : quiet + 1;
 		rings_unlock();
 		if (st_reann_every && now - st_reann_ns >= st_reann_every) {
 			st_reann_ns = now;
@@ -380,8 +445,11 @@ uint64_t *st_batch_reserve_slow(uint32_t need)
 		while (!room(b, h, tail))
 			make_room(b);
 		b->w[h % ST_RING] = 0; /* pad: the records resume at the ring's start */
+		int empty = h == __atomic_load_n(&b->done, __ATOMIC_ACQUIRE);
 		h += tail;
 		__atomic_store_n(&b->head, h, __ATOMIC_RELEASE);
+		if (empty) /* (the commit after it finds the ring holding the pad) */
+			st_batch_holds();
 	}
 	while (!room(b, h, need))
 		make_room(b);
@@ -542,6 +610,7 @@ static void fork_child(void)
 		st_rings = keep;
 	}
 	st_flusher_pid = 0;
+	st_flusher_napping = 0; /* (the parent's flusher's, maybe) */
 	st_flusher_due = st_rings != 0; /* not from here: started by its first record */
 	st_batch_slow_due = st_flusher_due || st_stopped;
 	rings_unlock();

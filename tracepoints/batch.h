@@ -25,6 +25,7 @@ void st_batch_init(void);
 #define ST_FLUSH_WORDS 1024u   /* the owner writes its records out from this many, */
 #define ST_FLUSH_HARD 1536u    /* at a record of st_batch_idle, or at this many */
 #define ST_AGE_NS 10000000LL   /* or when the oldest pending one is 10 ms old */
+#define ST_NAP_NS 1000000000LL /* the flusher's longest nap, no record pending */
 
 /* A thread's ring; the protocol is in batch.c. */
 struct st_batch {
@@ -57,6 +58,20 @@ uint64_t *st_batch_reserve_slow(uint32_t need);
  * (probes.c). */
 void st_batch_emit(int tid, const uint64_t *words, unsigned n);
 void st_batch_write_out(struct st_batch *b);
+/* 1 while the flusher naps with no ring holding a record (batch.c); the
+ * record that makes a ring hold one wakes it (st_batch_wake). */
+extern int st_flusher_napping;
+void st_batch_wake(void);
+
+/* The calling thread's ring, which held no record, holds one now (its
+ * head just stored): a napping flusher is woken (Dekker's with its nap:
+ * batch.c's head comment). */
+static inline void st_batch_holds(void)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (__builtin_expect(__atomic_load_n(&st_flusher_napping, __ATOMIC_RELAXED), 0))
+		st_batch_wake();
+}
 /* A rotating recording (`record --keep-last`: SYNCTRACE_REANNOUNCE=MS):
  * the flusher has the process's announcement and loaded objects emitted
  * again (probes.c) every MS milliseconds. They go to a ring of their own
@@ -67,6 +82,8 @@ void st_batch_reannounce(void);
 /* meta:clock if the durations' clock settled or changed since last said
  * (probes.c); final: the process stops, say it however it stands. */
 void st_clock_tell(int final);
+/* Whether st_clock_tell(0) has something to say now. */
+int st_clock_due(void);
 
 /* CLOCK_MONOTONIC, the clock LTTng stamps events with. */
 static inline int64_t st_batch_now(void)
@@ -181,6 +198,8 @@ static inline void st_batch_commit(uint32_t need, int64_t now, unsigned evi)
 	if (pending == 0)
 		__atomic_store_n(&b->since, now, __ATOMIC_RELAXED);
 	__atomic_store_n(&b->head, h + need, __ATOMIC_RELEASE);
+	if (__builtin_expect(pending == 0, 0))
+		st_batch_holds();
 	pending += need;
 	int aged = now - __atomic_load_n(&b->since, __ATOMIC_RELAXED) >= ST_AGE_NS;
 	if (__builtin_expect(pending >= ST_FLUSH_WORDS || aged, 0) &&

@@ -523,6 +523,14 @@ static void st_fire_meta_clock(int source, int why, uint64_t counter_hz);
  * (src/trace/registry.c checks that clock.h's are the same). */
 static int st_clock_told;
 
+int st_clock_due(void)
+{
+	int source, why;
+	uint64_t hz;
+	return synctrace_clock_info(&source, &why, &hz, 0) &&
+	       __atomic_load_n(&st_clock_told, __ATOMIC_RELAXED) != 1 + source + 2 * why;
+}
+
 void st_clock_tell(int final)
 {
 	int source, why, cs;

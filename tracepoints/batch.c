@@ -146,11 +146,11 @@ static int rings_pending(void)
 	return 0;
 }
 
-/* The flusher with no record to write: nap until a record wakes it
- * (st_batch_wake), at most ST_NAP_NS, or until the next announcement of a
- * rotating recording. */
 static int64_t st_nap_ns = ST_NAP_NS; /* SYNCTRACE_TEST_NAP_MS (flusher's start) */
 
+/* The flusher with no record to write: nap until a record wakes it
+ * (st_batch_wake), at most st_nap_ns, or until the next announcement of a
+ * rotating recording. */
 static void nap_long(void)
 {
 	int64_t ns = st_nap_ns;

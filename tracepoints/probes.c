@@ -523,12 +523,17 @@ static void st_fire_meta_clock(int source, int why, uint64_t counter_hz);
  * (src/trace/registry.c checks that clock.h's are the same). */
 static int st_clock_told;
 
+static int st_clock_code(int source, int why)
+{
+	return 1 + source + 2 * why;
+}
+
 int st_clock_due(void)
 {
 	int source, why;
 	uint64_t hz;
 	return synctrace_clock_info(&source, &why, &hz, 0) &&
-	       __atomic_load_n(&st_clock_told, __ATOMIC_RELAXED) != 1 + source + 2 * why;
+	       __atomic_load_n(&st_clock_told, __ATOMIC_RELAXED) != st_clock_code(source, why);
 }
 
 void st_clock_tell(int final)
@@ -537,7 +542,7 @@ void st_clock_tell(int final)
 	uint64_t hz;
 	if (!synctrace_clock_info(&source, &why, &hz, final))
 		return;
-	int now = 1 + source + 2 * why, was = __atomic_load_n(&st_clock_told, __ATOMIC_RELAXED);
+	int now = st_clock_code(source, why), was = __atomic_load_n(&st_clock_told, __ATOMIC_RELAXED);
 	if (was == now ||
 	    !__atomic_compare_exchange_n(&st_clock_told, &was, now, 0, __ATOMIC_RELAXED,
 					 __ATOMIC_RELAXED))

@@ -195,10 +195,9 @@ static void pad(FILE *out, const char *s, size_t w, int left)
 			fputc(' ', out);
 }
 
-/* "%2u. " then the text wrapped at spaces to fit 120 columns, the
- * continuation lines indented under the text. */
-/* s after prefix, its words wrapped at WIDTH under the prefix's width;
- * out NULL: only counted. Returns the lines it takes. */
+/* prefix ("%2u. ", "note: ") then s wrapped at spaces to fit 120
+ * columns, the continuation lines indented under the text; out NULL:
+ * only counted. Returns the lines it takes. */
 static unsigned wrap(FILE *out, const char *prefix, const char *s)
 {
 	enum { WIDTH = 118 };
